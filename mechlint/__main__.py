@@ -1,0 +1,3 @@
+from mechlint.cli import run
+
+run()

@@ -1,0 +1,250 @@
+"""Configuration: defaults, then a file found by walking up, then flags.
+
+The file is ``mechlint.toml`` (its top level is the configuration) or the
+``[tool.mechlint]`` table of ``pyproject.toml``; in one folder
+``mechlint.toml`` wins. Every key and type is checked; anything wrong is a
+:class:`ConfigError` that names the file, the key and what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from mechlint.model import LEVEL_NAMES, Level
+from mechlint.registry import rules_by_id
+from mechlint.rules import Rule
+
+DEFAULT_INCLUDE = ("**/mechanisms/*.json", "**/*.mechanism.json")
+DEFAULT_EXCLUDE = (".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox")
+DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+FAIL_ON_CHOICES = (*LEVEL_NAMES, "never")
+CONFIG_NAMES = ("mechlint.toml", "pyproject.toml")
+
+_TOP_LEVEL_KEYS = {
+    "include": "a list of glob patterns",
+    "exclude": "a list of glob patterns",
+    "select": "a list of rule ids or families",
+    "fail-on": "one of " + ", ".join(FAIL_ON_CHOICES),
+    "max-file-size": "a whole number of bytes, at least 1",
+    "rules": "a table of rule ids, each a table with level and options",
+}
+
+
+class ConfigError(Exception):
+    """Configuration that cannot be used; reported as ``mechlint/invalid-config``."""
+
+    def __init__(self, message: str, path: Path | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+
+    def __str__(self) -> str:
+        where = str(self.path) if self.path else "command line"
+        if self.line:
+            where += f":{self.line}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class EnabledRule:
+    rule: Rule
+    level: Level
+    options: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The merged configuration of one run; frozen once built."""
+
+    source: Path | None = None
+    root: Path = field(default_factory=Path.cwd)
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    exclude: tuple[str, ...] = ()
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    fail_on: str = "error"
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    levels: Mapping[str, Level | None] = field(default_factory=lambda: MappingProxyType({}))
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
+
+    def with_flags(
+        self,
+        *,
+        select: Iterable[str] | None = None,
+        ignore: Iterable[str] = (),
+        fail_on: str | None = None,
+    ) -> Config:
+        """Flags win over the file; each is validated like the file's keys."""
+        changes: dict[str, Any] = {}
+        if select:
+            changes["select"] = tuple(_check_selectors(list(select), "--select", None))
+        if ignore:
+            changes["ignore"] = (*self.ignore, *_check_selectors(list(ignore), "--ignore", None))
+        if fail_on is not None:
+            if fail_on not in FAIL_ON_CHOICES:
+                raise ConfigError(f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)}; got {fail_on!r}")
+            changes["fail_on"] = fail_on
+        return replace(self, **changes)
+
+    def enabled(self) -> list[EnabledRule]:
+        """The rules this run applies, with their levels and options."""
+        enabled = []
+        for rule_id, rule in rules_by_id().items():
+            if self.select is not None and not _matches(rule_id, self.select):
+                continue
+            if _matches(rule_id, self.ignore):
+                continue
+            level = self.levels[rule_id] if rule_id in self.levels else rule.meta.level
+            if level is None:
+                continue
+            options = {option.name: option.default for option in rule.meta.options}
+            options.update(self.options.get(rule_id, {}))
+            enabled.append(EnabledRule(rule, level, MappingProxyType(options)))
+        return enabled
+
+    @property
+    def fail_level(self) -> Level | None:
+        return None if self.fail_on == "never" else Level.parse(self.fail_on)
+
+
+def _matches(rule_id: str, selectors: Iterable[str]) -> bool:
+    family = rule_id.partition("/")[0]
+    return any(s in ("ALL", rule_id, family) for s in selectors)
+
+
+def _check_selectors(values: list[Any], key: str, path: Path | None, line: int | None = None) -> list[str]:
+    known = rules_by_id()
+    families = {rule_id.partition("/")[0] for rule_id in known}
+    for value in values:
+        if not isinstance(value, str):
+            raise ConfigError(f"{key} must be a list of rule ids or families; got {value!r}", path, line)
+        if value != "ALL" and value not in known and value.rstrip("/") not in families:
+            raise ConfigError(
+                f"{key} names {value!r}, which is neither a rule id nor a family "
+                f"(families: {', '.join(sorted(families))}; `mechlint rules` lists the ids)",
+                path,
+                line,
+            )
+    return [value.rstrip("/") for value in values]
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The nearest ``mechlint.toml``, or ``pyproject.toml`` with ``[tool.mechlint]``."""
+    for folder in (start, *start.parents):
+        for name in CONFIG_NAMES:
+            candidate = folder / name
+            if not candidate.is_file():
+                continue
+            if name == "mechlint.toml":
+                return candidate
+            try:
+                text = candidate.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if re.search(r"^\s*\[\s*tool\s*\.\s*mechlint\b", text, re.MULTILINE):
+                return candidate
+    return None
+
+
+def load_config(explicit: Path | None = None, start: Path | None = None) -> Config:
+    """Load the configuration file (``explicit``, or found from ``start``)."""
+    start = (start or Path.cwd()).resolve()
+    path = explicit if explicit is not None else find_config_file(start)
+    if path is None:
+        return Config(root=start)
+    try:
+        text = path.read_text(encoding="utf-8")
+        document = tomllib.loads(text)
+    except FileNotFoundError:
+        raise ConfigError("the configuration file does not exist", path) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"cannot read the configuration file: {error}", path) from None
+    except tomllib.TOMLDecodeError as error:
+        match = re.search(r"line (\d+)", str(error))
+        raise ConfigError(f"not valid TOML: {error}", path, int(match.group(1)) if match else None) from None
+    if path.name == "pyproject.toml":
+        table = document.get("tool", {}).get("mechlint", {})
+        prefix = "tool.mechlint."
+    else:
+        table, prefix = document, ""
+    return _from_table(table, path, text, prefix)
+
+
+def _line_of(text: str, key: str) -> int | None:
+    name = key.rpartition(".")[2].strip('"')
+    for number, line in enumerate(text.splitlines(), start=1):
+        if re.match(rf'\s*"?{re.escape(name)}"?\s*=', line) or f'"{name}"' in line or f"[{name}" in line:
+            return number
+    return None
+
+
+def _from_table(table: Any, path: Path, text: str, prefix: str) -> Config:
+    def fail(key: str, message: str) -> ConfigError:
+        return ConfigError(f"{prefix}{key}: {message}", path, _line_of(text, key))
+
+    if not isinstance(table, dict):
+        raise ConfigError(f"{prefix or 'the file'} must be a table", path)
+    config = Config(source=path, root=path.parent.resolve())
+    changes: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in _TOP_LEVEL_KEYS:
+            raise fail(key, f"unknown key; known keys are {', '.join(sorted(_TOP_LEVEL_KEYS))}")
+        expected = _TOP_LEVEL_KEYS[key]
+        if key in ("include", "exclude", "select"):
+            if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                raise fail(key, f"expected {expected}; got {value!r}")
+            if key == "select":
+                value = _check_selectors(value, prefix + key, path, _line_of(text, key))
+            changes[key] = tuple(value)
+        elif key == "fail-on":
+            if value not in FAIL_ON_CHOICES:
+                raise fail(key, f"expected {expected}; got {value!r}")
+            changes["fail_on"] = value
+        elif key == "max-file-size":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise fail(key, f"expected {expected}; got {value!r}")
+            changes["max_file_size"] = value
+        elif key == "rules":
+            levels, options = _rule_tables(value, fail)
+            changes["levels"] = MappingProxyType(levels)
+            changes["options"] = MappingProxyType(options)
+    return replace(config, **changes)
+
+
+def _rule_tables(value: Any, fail: Any) -> tuple[dict[str, Level | None], dict[str, Mapping[str, Any]]]:
+    if not isinstance(value, dict):
+        raise fail("rules", 'expected a table such as [tool.mechlint.rules."reference/unused-target"]')
+    known = rules_by_id()
+    levels: dict[str, Level | None] = {}
+    options: dict[str, Mapping[str, Any]] = {}
+    for rule_id, settings in value.items():
+        key = f'rules."{rule_id}"'
+        if rule_id not in known:
+            raise fail(key, "unknown rule id; `mechlint rules` lists them")
+        if not isinstance(settings, dict):
+            raise fail(key, "expected a table with level and the rule's options")
+        meta = known[rule_id].meta
+        rule_options: dict[str, Any] = {}
+        for name, setting in settings.items():
+            if name == "level":
+                if setting not in (*LEVEL_NAMES, "off"):
+                    raise fail(f"{key}.level", f"expected one of {', '.join(LEVEL_NAMES)}, off; got {setting!r}")
+                levels[rule_id] = None if setting == "off" else Level.parse(setting)
+                continue
+            try:
+                option = meta.option(name)
+            except KeyError:
+                names = ", ".join(["level", *(o.name for o in meta.options)])
+                raise fail(f"{key}.{name}", f"unknown option of {rule_id}; it takes {names}") from None
+            if not option.accepts(setting):
+                raise fail(f"{key}.{name}", f"expected {option.expected}; got {setting!r}")
+            rule_options[name] = setting
+        options[rule_id] = MappingProxyType(rule_options)
+    return levels, options

@@ -1,0 +1,195 @@
+"""Finding the mechanism files of a run, and reading them safely.
+
+Folders are walked without following symbolic links to folders; files are
+kept when a pattern of ``include`` matches their path and none of ``exclude``
+does. A file named on the command line is always linted. Reading never opens
+anything but a regular file, and never follows a link out of the project.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    path: Path
+    explicit: bool
+
+
+class UsageError(Exception):
+    """A path on the command line that does not exist."""
+
+
+@cache
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """Compile a glob with ``**`` into a regex over POSIX relative paths.
+
+    ``*`` and ``?`` stay inside one folder, ``**`` crosses folders, ``[...]``
+    is a character class. A pattern without ``/`` matches a name at any depth.
+    """
+    pattern = pattern.strip("/")
+    if "/" not in pattern:
+        pattern = "**/" + pattern
+    out = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if pattern.startswith("**/", index):
+            out.append("(?:[^/]*/)*")
+            index += 3
+            continue
+        if pattern.startswith("**", index):
+            out.append(".*")
+            index += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[":
+            end = pattern.find("]", index + 2)
+            if end == -1:
+                out.append(re.escape(char))
+            else:
+                body = pattern[index + 1 : end]
+                negate = body.startswith("!")
+                body = body[1:] if negate else body
+                out.append(("[^" if negate else "[") + body.replace("\\", "\\\\") + "]")
+                index = end
+        else:
+            out.append(re.escape(char))
+        index += 1
+    return re.compile("".join(out) + r"(?P<rest>/.*)?\Z", re.DOTALL)
+
+
+def matches(relative: str, patterns: Iterable[str]) -> bool:
+    """Whether the path, or a folder above it, matches one of the patterns."""
+    return any(glob_regex(pattern).match(relative) for pattern in patterns)
+
+
+def matches_exactly(relative: str, patterns: Iterable[str]) -> bool:
+    """Whether the path itself (not only a folder above it) matches a pattern."""
+    return any(
+        (match := glob_regex(pattern).match(relative)) is not None and match.group("rest") is None
+        for pattern in patterns
+    )
+
+
+def _relative(path: Path, bases: Iterable[Path]) -> str:
+    for base in bases:
+        try:
+            return path.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return path.name
+
+
+def discover(
+    paths: Iterable[Path], include: Iterable[str], exclude: Iterable[str], root: Path
+) -> Iterator[Candidate]:
+    """Every file to lint, each once, in a stable order."""
+    include, exclude = tuple(include), tuple(exclude)
+    seen: set[Path] = set()
+    for given in paths:
+        absolute = Path(os.path.abspath(given))
+        if not os.path.lexists(absolute):
+            raise UsageError(f"{given}: no such file or folder")
+        if absolute.is_dir() and not absolute.is_symlink():
+            found = sorted(_walk(absolute, include, exclude, (root, absolute)))
+            for path in found:
+                if path not in seen:
+                    seen.add(path)
+                    yield Candidate(path, explicit=False)
+        elif absolute not in seen:
+            seen.add(absolute)
+            yield Candidate(absolute, explicit=True)
+
+
+def _walk(top: Path, include: tuple[str, ...], exclude: tuple[str, ...], bases: tuple[Path, ...]) -> Iterator[Path]:
+    for folder, dirnames, filenames in os.walk(top, followlinks=False, onerror=None):
+        folder_path = Path(folder)
+        dirnames[:] = sorted(
+            name for name in dirnames if not matches(_relative(folder_path / name, bases), exclude)
+        )
+        for name in dirnames:  # a folder named like a mechanism file is reported, not skipped
+            relative = _relative(folder_path / name, bases)
+            if matches_exactly(relative, include):
+                yield folder_path / name
+        for name in filenames:
+            path = folder_path / name
+            relative = _relative(path, bases)
+            if matches_exactly(relative, include) and not matches(relative, exclude):
+                yield path
+        # Symbolic links to folders are listed in dirnames but never walked.
+
+
+def _describe_mode(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def read_file(path: Path, max_size: int, root: Path) -> bytes | str:
+    """The bytes of a regular file, or a sentence saying why they cannot be read."""
+    try:
+        if path.is_symlink():
+            real = Path(os.path.realpath(path))
+            if not real.is_relative_to(root.resolve()):
+                return "is a symbolic link that leads outside the project; it is not read"
+        info = os.stat(path)
+    except RecursionError:
+        return "is a symbolic link loop"
+    except OSError as error:
+        if path.is_symlink():
+            return "is a broken symbolic link or a symbolic link loop"
+        return f"cannot be read ({error.strerror or error})"
+    if not stat.S_ISREG(info.st_mode):
+        return f"is {_describe_mode(info.st_mode)}, not a regular file"
+    if info.st_size > max_size:
+        return f"is {info.st_size} bytes, larger than max-file-size ({max_size}); raise the limit to check it"
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
+            return f"is {_describe_mode(opened.st_mode)}, not a regular file"
+        chunks = []
+        remaining = max_size + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > max_size:
+        return f"grew past max-file-size ({max_size} bytes) while it was read"
+    return data
+
+
+def find_project_root(start: Path) -> Path:
+    """The nearest folder above ``start`` that holds ``.git``; else ``start``."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start

@@ -1,0 +1,129 @@
+"""Rule documentation, generated from the rule modules.
+
+``docs/rules/<family>/<name>.md`` is :func:`rule_markdown` of each rule, and
+``docs/rules/README.md`` is the index; a test fails when the files on disk
+differ from what this module generates (``python -m mechlint.docs`` rewrites
+them).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from mechlint.registry import all_rules
+from mechlint.rules import Example, Rule
+from mechlint.views import readable_path
+
+
+def _example(example: Example) -> list[str]:
+    lines = []
+    if example.note:
+        lines.append(f"{example.note[0].upper()}{example.note[1:]}:")
+        lines.append("")
+    if example.where is None:
+        lines.append("The whole file:")
+    else:
+        lines.append(f"`{readable_path(example.where)}` (JSON pointer `{example.where}`) set to:")
+    lines += ["", "```json", example.json, "```", ""]
+    return lines
+
+
+def rule_text(rule: Rule) -> str:
+    """Plain-text help: what the rule does and why."""
+    return f"{rule.doc}\n\nWhy it matters: {rule.meta.why}"
+
+
+def rule_markdown(rule: Rule) -> str:
+    meta = rule.meta
+    lines = [
+        f"# {meta.id}",
+        "",
+        f"{meta.summary}",
+        "",
+        f"- Default level: **{meta.level.label}**",
+        f"- Location: {meta.location}",
+        "",
+        "## What it does",
+        "",
+        rule.doc,
+        "",
+        "## Why it matters",
+        "",
+        meta.why,
+        "",
+    ]
+    failing = [e for e in meta.examples if e.fires]
+    passing = [e for e in meta.examples if not e.fires]
+    if failing:
+        lines += ["## Example", "", "Each example changes one value of the clean [base file](../base.json).", ""]
+        for example in failing:
+            lines += _example(example)
+    if passing:
+        lines += ["## Use instead", ""]
+        for example in passing:
+            lines += _example(example)
+    lines += ["## Options", ""]
+    if meta.options:
+        lines += ["| option | type | default | meaning |", "|---|---|---|---|"]
+        for option in meta.options:
+            lines.append(f"| `{option.name}` | {option.kind} | `{option.default!r}` | {option.help} |")
+    else:
+        lines.append("None besides `level`.")
+    lines += [
+        "",
+        "## Configuration",
+        "",
+        "```toml",
+        f'[tool.mechlint.rules."{meta.id}"]',
+        'level = "warning"  # error, warning, note or off',
+    ]
+    lines += [f"{option.name} = {_toml(option.default)}" for option in meta.options]
+    lines += ["```", ""]
+    return "\n".join(lines)
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    return str(value)
+
+
+def index_markdown() -> str:
+    lines = [
+        "# Rules",
+        "",
+        "Generated from the rule modules by `python -m mechlint.docs`; do not edit by hand.",
+        "Examples in the rule pages change one value of [base.json](base.json), a clean mechanism.",
+        "",
+        "| id | level | summary |",
+        "|---|---|---|",
+    ]
+    for rule in all_rules():
+        family, _, name = rule.meta.id.partition("/")
+        lines.append(f"| [`{rule.meta.id}`]({family}/{name}.md) | {rule.meta.level.label} | {rule.meta.summary} |")
+    return "\n".join(lines) + "\n"
+
+
+def expected_files() -> dict[str, str]:
+    """Every generated file under ``docs/rules/``, by relative path."""
+    files = {"README.md": index_markdown()}
+    for rule in all_rules():
+        family, _, name = rule.meta.id.partition("/")
+        files[f"{family}/{name}.md"] = rule_markdown(rule)
+    return files
+
+
+def write(folder: Path) -> None:
+    for relative, text in expected_files().items():
+        target = folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/rules"))

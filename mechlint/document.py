@@ -1,0 +1,206 @@
+"""Loading a mechanism file: bytes to text to data, strictly, never raising.
+
+Every way a file can fail to be JSON becomes a finding of ``schema/invalid-json``
+or ``schema/duplicate-key``. The position scanner runs only when something is
+wrong, so a clean file is parsed exactly once, by the C parser.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from mechlint.jsonscan import JsonSyntaxError, ScanResult, scan, string_offsets
+from mechlint.model import Finding, Region
+
+INVALID_JSON = "schema/invalid-json"
+DUPLICATE_KEY = "schema/duplicate-key"
+
+# Python refuses to convert integers longer than this (CVE-2020-10735); longer
+# ones are kept as floats so that the schema can say what is wrong with them.
+_MAX_INT_DIGITS = 4000
+_DEPTH_FOR_MESSAGES = 500
+
+
+class _DuplicateSeen(Exception):
+    pass
+
+
+class _NonFinite(Exception):
+    pass
+
+
+def _parse_int(text: str) -> int | float:
+    if len(text) > _MAX_INT_DIGITS:
+        return float(text)
+    return int(text)
+
+
+def _reject_constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+@dataclass(slots=True)
+class Document:
+    """One mechanism file: its bytes, text, data and what went wrong loading it."""
+
+    path: str
+    raw: bytes
+    text: str = ""
+    data: Any = None
+    parsed: bool = False
+    load_findings: list[Finding] = field(default_factory=list)
+    _scan: ScanResult | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    def scan(self) -> ScanResult:
+        """Positions of every value; computed once, and only on demand."""
+        if self._scan is None:
+            try:
+                self._scan = scan(self.text)
+            except JsonSyntaxError:
+                self._scan = ScanResult()
+        return self._scan
+
+    def region(self, finding: Finding) -> Region:
+        """Place a finding on the text: lines and code-point columns, 1-based."""
+        if finding.offset is not None:
+            return self._region_between(*finding.offset)
+        spans = self.scan()
+        start, end = self._span_of(spans, finding.pointer, finding.on_key)
+        if finding.span is not None and self.text[start : start + 1] == '"':
+            offsets = string_offsets(self.text, start, end)
+            low = min(max(finding.span[0], 0), len(offsets) - 1)
+            high = min(max(finding.span[1], low), len(offsets) - 1)
+            start, end = offsets[low], max(offsets[high], offsets[low] + 1)
+        return self._region_between(start, end)
+
+    def _span_of(self, spans: ScanResult, pointer: str, on_key: bool) -> tuple[int, int]:
+        if on_key and pointer in spans.keys:
+            return spans.keys[pointer]
+        current = pointer
+        while current:
+            if current in spans.values:
+                return spans.values[current]
+            current = current.rpartition("/")[0]
+        return spans.values.get("", (0, 1))
+
+    def _region_between(self, start: int, end: int) -> Region:
+        text = self.text
+        start = min(start, len(text))
+        end = min(max(end, start + 1), len(text) + 1)
+        line = text.count("\n", 0, start) + 1
+        line_start = text.rfind("\n", 0, start) + 1
+        end_line = line + text.count("\n", start, max(start, end - 1))
+        end_line_start = text.rfind("\n", 0, max(start, end - 1)) + 1 if end_line > line else line_start
+        return Region(line, start - line_start + 1, end_line, end - end_line_start + 1)
+
+
+def _decode(document: Document) -> str | None:
+    raw = document.raw
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) or raw[:4].count(0) == 3:
+        return _encoding_error(document, "UTF-32")
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (len(raw) >= 2 and 0 in raw[:2]):
+        return _encoding_error(document, "UTF-16")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        prefix = raw[: error.start]
+        line = prefix.count(b"\n") + 1
+        column = len(prefix[prefix.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        bad = raw[error.start : error.start + 1].hex()
+        document.text = raw.decode("utf-8", "replace")
+        offset = _offset_of(document.text, line, column)
+        document.load_findings.append(
+            Finding(
+                INVALID_JSON,
+                f"the file is not valid UTF-8 (byte 0x{bad} at line {line}, column {column}); "
+                "save it with UTF-8 encoding",
+                offset=(offset, offset + 1),
+            )
+        )
+        return None
+    if text.startswith("\ufeff"):
+        document.load_findings.append(
+            Finding(
+                INVALID_JSON,
+                "the file starts with a UTF-8 byte-order mark, which RFC 8259 forbids; "
+                "save it as UTF-8 without BOM",
+                offset=(0, 1),
+            )
+        )
+    return text
+
+
+def _offset_of(text: str, line: int, column: int) -> int:
+    start = 0
+    for _ in range(line - 1):
+        start = text.index("\n", start) + 1
+    return start + column - 1
+
+
+def _encoding_error(document: Document, encoding: str) -> None:
+    document.text = ""  # not shown: decoding it as UTF-8 would only print noise
+    document.load_findings.append(
+        Finding(
+            INVALID_JSON,
+            f"the file looks {encoding}-encoded; mechanism files must be UTF-8 (RFC 8259), so convert it",
+            offset=(0, 1),
+        )
+    )
+    return None
+
+
+def load(path: str, raw: bytes) -> Document:
+    """Decode and parse ``raw``; problems become findings on the document."""
+    document = Document(path=path, raw=raw)
+    text = _decode(document)
+    if text is None:
+        return document
+    document.text = text
+    body = text[1:] if text.startswith("\ufeff") else text
+    duplicated = False
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal duplicated
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            duplicated = True
+        return result
+
+    try:
+        data = json.loads(body, object_pairs_hook=pairs_hook, parse_constant=_reject_constant, parse_int=_parse_int)
+    except (ValueError, RecursionError, _NonFinite) as error:
+        document.load_findings.append(_syntax_finding(text, error))
+        return document
+    document.data = data
+    document.parsed = True
+    if duplicated:
+        for pointer, start, end in document.scan().duplicates:
+            key = json.loads(text[start:end])
+            document.load_findings.append(
+                Finding(
+                    DUPLICATE_KEY,
+                    f"the key {json.dumps(key, ensure_ascii=False)} appears twice in one object; "
+                    "parsers keep only the last value, so remove or rename one",
+                    pointer=pointer,
+                    offset=(start, end),
+                )
+            )
+    return document
+
+
+def _syntax_finding(text: str, error: BaseException) -> Finding:
+    """Find the exact place of a parse error with the strict scanner."""
+    depth = _DEPTH_FOR_MESSAGES if isinstance(error, RecursionError) else 100_000
+    try:
+        scan(text, max_depth=depth)
+    except JsonSyntaxError as syntax:
+        return Finding(INVALID_JSON, f"invalid JSON: {syntax.message}", offset=(syntax.offset, syntax.offset + 1))
+    position = (getattr(error, "pos", 0) or 0) + text.startswith("\ufeff")
+    return Finding(INVALID_JSON, f"invalid JSON: {error}", offset=(int(position), int(position) + 1))

@@ -1,0 +1,146 @@
+"""The library entry point: ``lint(paths, config) -> Report``.
+
+It finds the files, loads each one, runs every enabled rule over it, turns a
+crashing rule into a ``mechlint/internal-error`` finding, and places the
+findings of each file on lines and columns. It prints nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
+from mechlint.discovery import Candidate, discover, find_project_root, read_file
+from mechlint.document import Document, load
+from mechlint.report.fingerprint import line_fingerprints
+from mechlint.model import FileReport, Finding, LocatedTrace, Notification, Region, Report, Result
+from mechlint.rules import RuleContext
+from mechlint.rules.schema.unsupported_version import unsupported
+
+INTERNAL_ERROR = "mechlint/internal-error"
+UNREADABLE_FILE = "mechlint/unreadable-file"
+_STAGE_ORDER = {"load": 0, "version": 1, "document": 2}
+
+
+def display_path(path: Path, cwd: Path) -> str:
+    """How a person refers to ``path``: relative to the working folder if inside it."""
+    try:
+        return path.relative_to(cwd).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def repository_uri(path: Path, root: Path) -> str:
+    """The path relative to the project root, for SARIF and GitHub; absolute if outside."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_uri()
+
+
+def lint(
+    paths: Iterable[str | os.PathLike[str]] = (".",),
+    config: Config | None = None,
+    *,
+    root: Path | None = None,
+    fingerprints: bool = False,
+) -> Report:
+    """Check every mechanism file under ``paths`` and return the whole report."""
+    cwd = Path.cwd()
+    config = config if config is not None else load_config(start=cwd)
+    root = (root or find_project_root(cwd)).resolve()
+    base = config.root if config.source else root
+    enabled = config.enabled()
+    candidates = discover(
+        [Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base
+    )
+    files: list[FileReport] = []
+    notifications: list[Notification] = []
+    checked = 0
+    for candidate in candidates:
+        checked += 1
+        report = lint_file(candidate, config, enabled, root, cwd, notifications, fingerprints)
+        if report.results:
+            files.append(report)
+    return Report(
+        files=tuple(sorted(files, key=lambda f: f.path)),
+        files_checked=checked,
+        notifications=tuple(notifications),
+        rules=tuple(e.rule.meta.id for e in enabled),
+    )
+
+
+def lint_file(
+    candidate: Candidate,
+    config: Config,
+    enabled: Sequence[EnabledRule],
+    root: Path,
+    cwd: Path,
+    notifications: list[Notification],
+    fingerprints: bool = False,
+) -> FileReport:
+    path = candidate.path
+    shown = display_path(path, cwd)
+    uri = repository_uri(path, root)
+    levels = {e.rule.meta.id: e.level for e in enabled}
+    raw = read_file(path, config.max_file_size, root)
+    if isinstance(raw, str):
+        if UNREADABLE_FILE not in levels:
+            return FileReport(shown, uri, ())
+        result = Result(shown, UNREADABLE_FILE, levels[UNREADABLE_FILE], f"{shown} {raw}", "", Region(1, 1, 1, 1))
+        return FileReport(shown, uri, (result,))
+    document = load(shown, raw)
+    findings = run_rules(document, enabled, notifications)
+    if not findings:
+        return FileReport(shown, uri, ())
+    results = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
+    hashes = line_fingerprints(raw.decode("utf-8", "replace")) if fingerprints else {}
+    return FileReport(shown, uri, tuple(results), hashes)
+
+
+def run_rules(document: Document, enabled: Sequence[EnabledRule], notifications: list[Notification]) -> list[Finding]:
+    """Apply each rule whose stage the document reached; a crash is a finding."""
+    reached = 0
+    if document.parsed:
+        reached = 1 if unsupported(document.data) else 2
+    findings: list[Finding] = []
+    internal = next((e for e in enabled if e.rule.meta.id == INTERNAL_ERROR), None)
+    for entry in enabled:
+        meta = entry.rule.meta
+        if meta.stage == "engine" or _STAGE_ORDER[meta.stage] > reached:
+            continue
+        try:
+            found = list(entry.rule.check(document, RuleContext(entry.options)))
+        except Exception as error:  # a crashing rule must not stop the others
+            message = f"the rule {meta.id} crashed on this file ({type(error).__name__}: {error}); the other rules ran"
+            notifications.append(Notification(message, meta.id, document.path))
+            if internal is not None:
+                findings.append(Finding(INTERNAL_ERROR, message, level=internal.level))
+            continue
+        findings.extend(replace(finding, level=entry.level) for finding in found)
+    return findings
+
+
+def place(document: Document, finding: Finding) -> Result:
+    """Attach line, column and the source line to a finding."""
+    region = document.region(finding)
+    lines = document.lines
+    source_line = lines[region.start_line - 1].rstrip("\r") if region.start_line <= len(lines) else ""
+    trace = tuple(
+        LocatedTrace(document.region(Finding(finding.rule_id, step.message, step.pointer)), step.message, step.pointer)
+        for step in finding.trace
+    )
+    assert finding.level is not None
+    return Result(
+        path=document.path,
+        rule_id=finding.rule_id,
+        level=finding.level,
+        message=finding.message,
+        pointer=finding.pointer,
+        region=region,
+        source_line=source_line,
+        trace=trace,
+    )

@@ -1,0 +1,213 @@
+"""A strict RFC 8259 scanner that knows where every value is.
+
+The fast path of loading uses the C parser of the standard library. This
+scanner runs only for files that have findings (or that failed to parse): it
+finds the exact place of a syntax error, every repeated key, and the span of
+each value and member name, addressed by JSON pointer. It is iterative, so
+deep nesting cannot exhaust the stack.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_NON_JSON_WORDS = ("NaN", "-NaN", "Infinity", "-Infinity", "+Infinity")
+_LITERALS = (("true", 4), ("false", 5), ("null", 4))
+
+
+class JsonSyntaxError(Exception):
+    """The text is not JSON; ``offset`` is a character offset into it."""
+
+    def __init__(self, offset: int, message: str) -> None:
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+@dataclass(slots=True)
+class ScanResult:
+    """Spans are ``(start, end)`` character offsets, end exclusive."""
+
+    values: dict[str, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[str, tuple[int, int]] = field(default_factory=dict)
+    duplicates: list[tuple[str, int, int]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Frame:
+    is_object: bool
+    pointer: str
+    start: int
+    index: int = 0
+    seen: set[str] = field(default_factory=set)
+
+
+def escape_token(token: str) -> str:
+    """Escape one reference token of a JSON pointer (RFC 6901)."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def pointer_join(pointer: str, token: str | int) -> str:
+    return f"{pointer}/{escape_token(str(token))}"
+
+
+def _describe(text: str, pos: int) -> str:
+    if pos >= len(text):
+        return "the end of the file"
+    char = text[pos]
+    if char.isprintable() and not char.isspace():
+        return repr(char)
+    return f"U+{ord(char):04X}"
+
+
+def _read_string(text: str, pos: int) -> int:
+    """Return the offset just past the string literal that opens at ``pos``."""
+    try:
+        _, end = json.decoder.scanstring(text, pos + 1, True)  # type: ignore[attr-defined]
+    except json.JSONDecodeError as error:
+        message = error.msg
+        if message.startswith("Invalid control character"):
+            message = "a control character must be escaped inside a string (write \\n, \\t or \\u00XX)"
+        elif message.startswith("Unterminated string"):
+            message = "the string is not closed with a double quote"
+        elif message.startswith("Invalid \\escape") or message.startswith("Invalid \\u"):
+            message = "invalid escape sequence in a string"
+        raise JsonSyntaxError(error.pos, message) from None
+    return int(end)
+
+
+def _value_error(text: str, pos: int) -> JsonSyntaxError:
+    for word in _NON_JSON_WORDS:
+        if text.startswith(word, pos):
+            return JsonSyntaxError(pos, f"{word} is not a JSON number; write a finite number or null")
+    if pos < len(text) and text[pos] == "'":
+        return JsonSyntaxError(pos, "strings must use double quotes, not single quotes")
+    if pos < len(text) and text[pos] in "]}":
+        return JsonSyntaxError(pos, f"expected a value before {text[pos]!r} (a trailing comma is not allowed)")
+    return JsonSyntaxError(pos, f"expected a JSON value, found {_describe(text, pos)}")
+
+
+def scan(text: str, *, max_depth: int = 100_000) -> ScanResult:
+    """Scan ``text`` strictly; raise :class:`JsonSyntaxError` at the first error."""
+    result = ScanResult()
+    n = len(text)
+    stack: list[_Frame] = []
+    first = 1 if text.startswith("\ufeff") else 0  # a BOM is reported by the loader
+    pos = _WS.match(text, first).end()  # type: ignore[union-attr]
+    if pos >= n:
+        raise JsonSyntaxError(pos, "the file is empty; a mechanism file is one JSON object")
+    pointer = ""
+    while True:
+        # One value at ``pos``, addressed by ``pointer``.
+        char = text[pos] if pos < n else ""
+        if char in ("{", "["):
+            if len(stack) >= max_depth:
+                raise JsonSyntaxError(pos, f"nesting is deeper than {max_depth} levels; JSON this deep cannot be parsed")
+            frame = _Frame(char == "{", pointer, pos)
+            stack.append(frame)
+            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+            closing = "}" if frame.is_object else "]"
+            if pos < n and text[pos] == closing:
+                stack.pop()
+                pos += 1
+                result.values[frame.pointer] = (frame.start, pos)
+            elif frame.is_object:
+                pos, pointer = _read_key(text, pos, frame, result)
+                continue
+            else:
+                pointer = pointer_join(frame.pointer, 0)
+                continue
+        elif char == '"':
+            end = _read_string(text, pos)
+            result.values[pointer] = (pos, end)
+            pos = end
+        else:
+            match = _NUMBER.match(text, pos)
+            if match and match.end() > pos:
+                result.values[pointer] = (pos, match.end())
+                pos = match.end()
+            else:
+                for word, length in _LITERALS:
+                    if text.startswith(word, pos):
+                        result.values[pointer] = (pos, pos + length)
+                        pos += length
+                        break
+                else:
+                    raise _value_error(text, pos)
+        # After a value: close containers, or move to the next member.
+        while True:
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if not stack:
+                if pos < n:
+                    raise JsonSyntaxError(pos, f"unexpected {_describe(text, pos)} after the end of the JSON value")
+                return result
+            frame = stack[-1]
+            closing = "}" if frame.is_object else "]"
+            if pos < n and text[pos] == ",":
+                pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+                if frame.is_object:
+                    pos, pointer = _read_key(text, pos, frame, result)
+                else:
+                    if pos < n and text[pos] == "]":
+                        raise JsonSyntaxError(pos, "a trailing comma before ']' is not allowed in JSON")
+                    frame.index += 1
+                    pointer = pointer_join(frame.pointer, frame.index)
+                break
+            if pos < n and text[pos] == closing:
+                stack.pop()
+                pos += 1
+                result.values[frame.pointer] = (frame.start, pos)
+                continue
+            if pos >= n:
+                raise JsonSyntaxError(pos, f"the file ends before {closing!r} closes the value opened here earlier")
+            raise JsonSyntaxError(pos, f"expected ',' or {closing!r}, found {_describe(text, pos)}")
+
+
+def _read_key(text: str, pos: int, frame: _Frame, result: ScanResult) -> tuple[int, str]:
+    """Read ``"key" :`` at ``pos``; return the offset of the value and its pointer."""
+    if pos >= len(text) or text[pos] != '"':
+        if pos < len(text) and text[pos] == "}":
+            raise JsonSyntaxError(pos, "a trailing comma before '}' is not allowed in JSON")
+        raise JsonSyntaxError(pos, f"expected a member name in double quotes, found {_describe(text, pos)}")
+    end = _read_string(text, pos)
+    key = json.loads(text[pos:end])
+    pointer = pointer_join(frame.pointer, key)
+    if key in frame.seen:
+        result.duplicates.append((pointer, pos, end))
+    else:
+        frame.seen.add(key)
+    result.keys[pointer] = (pos, end)
+    after = _WS.match(text, end).end()  # type: ignore[union-attr]
+    if after >= len(text) or text[after] != ":":
+        raise JsonSyntaxError(after, f"expected ':' after the member name, found {_describe(text, after)}")
+    return _WS.match(text, after + 1).end(), pointer  # type: ignore[union-attr]
+
+
+def string_offsets(text: str, start: int, end: int) -> list[int]:
+    """Map each character of a decoded string literal to its offset in ``text``.
+
+    ``start`` is the opening quote and ``end`` is just past the closing one. The
+    returned list has one entry per decoded character plus one for the end.
+    """
+    offsets: list[int] = []
+    pos = start + 1
+    stop = end - 1
+    while pos < stop:
+        offsets.append(pos)
+        if text[pos] != "\\":
+            pos += 1
+            continue
+        if text[pos + 1] != "u":
+            pos += 2
+            continue
+        high = int(text[pos + 2 : pos + 6], 16)
+        pos += 6
+        is_pair = 0xD800 <= high < 0xDC00 and text.startswith("\\u", pos)
+        if is_pair and 0xDC00 <= int(text[pos + 2 : pos + 6], 16) < 0xE000:
+            pos += 6
+    offsets.append(stop)
+    return offsets

@@ -1,0 +1,139 @@
+"""The values every part of mechlint passes around: levels, findings, reports.
+
+Findings are plain frozen values. A rule yields them with a JSON pointer into
+the document; the line and column are attached later, and only for files that
+have findings.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Level(enum.IntEnum):
+    """How serious a finding is; ordered so that ``ERROR > WARNING > NOTE``."""
+
+    NOTE = 1
+    WARNING = 2
+    ERROR = 3
+
+    @classmethod
+    def parse(cls, name: str) -> Level:
+        return cls[name.upper()]
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+LEVEL_NAMES = ("error", "warning", "note")
+
+
+@dataclass(frozen=True, slots=True)
+class TraceStep:
+    """One place in the story behind a finding (a SARIF thread-flow location)."""
+
+    pointer: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A problem a rule found, before it is placed on a line.
+
+    ``pointer`` is an RFC 6901 JSON pointer into the document. ``on_key`` points
+    at the member name instead of its value. ``offset`` overrides the pointer
+    with characters ``[start, end)`` of the text (used when the text does not
+    parse, or for a repeated key). ``span`` narrows the region to characters
+    ``[start, end)`` of a string value.
+    """
+
+    rule_id: str
+    message: str
+    pointer: str = ""
+    on_key: bool = False
+    offset: tuple[int, int] | None = None
+    span: tuple[int, int] | None = None
+    trace: tuple[TraceStep, ...] = ()
+    level: Level | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A 1-based region; ``end_column`` is exclusive, columns count code points."""
+
+    start_line: int
+    start_column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True, slots=True)
+class LocatedTrace:
+    region: Region
+    message: str
+    pointer: str
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finding placed in a file, ready for a reporter."""
+
+    path: str
+    rule_id: str
+    level: Level
+    message: str
+    pointer: str
+    region: Region
+    source_line: str = ""
+    trace: tuple[LocatedTrace, ...] = ()
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (
+            self.path,
+            self.region.start_line,
+            self.region.start_column,
+            self.rule_id,
+            self.message,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FileReport:
+    """All results of one file, and the information reporters need about it."""
+
+    path: str
+    uri: str
+    results: tuple[Result, ...]
+    fingerprints: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Notification:
+    """A problem of the tool rather than of a file (a rule that crashed)."""
+
+    message: str
+    rule_id: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The whole outcome of a run; reporters only format it."""
+
+    files: tuple[FileReport, ...]
+    files_checked: int
+    notifications: tuple[Notification, ...] = ()
+    rules: tuple[str, ...] = ()
+
+    @property
+    def results(self) -> list[Result]:
+        return [r for f in self.files for r in f.results]
+
+    def count(self, level: Level) -> int:
+        return sum(1 for r in self.results if r.level is level)
+
+    def worst(self) -> Level | None:
+        levels = [r.level for r in self.results]
+        return max(levels) if levels else None

@@ -1,0 +1,56 @@
+"""The explicit list of every rule mechlint has, in the order they run."""
+
+from __future__ import annotations
+
+from functools import cache
+from types import ModuleType
+
+from mechlint.rules import Rule
+from mechlint.rules.mechlint import internal_error, invalid_config, unreadable_file
+from mechlint.rules.reference import (
+    duplicate_id,
+    duplicate_scenario,
+    id_mismatch,
+    kind_mismatch,
+    state_keys,
+    unknown_target,
+    unselected_active,
+    unused_target,
+)
+from mechlint.rules.schema import duplicate_key, invalid_json, unsupported_version, violation
+
+RULE_MODULES: tuple[ModuleType, ...] = (
+    invalid_json,
+    duplicate_key,
+    unsupported_version,
+    violation,
+    unknown_target,
+    kind_mismatch,
+    id_mismatch,
+    duplicate_id,
+    unused_target,
+    state_keys,
+    unselected_active,
+    duplicate_scenario,
+    unreadable_file,
+    internal_error,
+    invalid_config,
+)
+
+
+def _no_check(*_: object) -> tuple[()]:
+    return ()
+
+
+@cache
+def all_rules() -> tuple[Rule, ...]:
+    rules = []
+    for module in RULE_MODULES:
+        check = getattr(module, "check", _no_check)
+        rules.append(Rule(meta=module.META, check=check, doc=(module.__doc__ or "").strip()))
+    return tuple(rules)
+
+
+@cache
+def rules_by_id() -> dict[str, Rule]:
+    return {rule.meta.id: rule for rule in all_rules()}

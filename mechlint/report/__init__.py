@@ -1,0 +1,35 @@
+"""Reporters: pure functions from a :class:`~mechlint.model.Report` to text.
+
+Each reporter is chosen by name from :data:`REPORTERS`; none of them reads a
+file or prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class OutputOptions:
+    color: bool = False
+    root_uri: str = ""
+    tool_version: str = ""
+
+
+def reporter(name: str) -> Callable[..., str]:
+    """The formatting function of the reporter called ``name``."""
+    if name == "text":
+        from mechlint.report.text import render
+    elif name == "json":
+        from mechlint.report.json import render
+    elif name == "github":
+        from mechlint.report.github import render
+    elif name == "sarif":
+        from mechlint.report.sarif import render
+    else:
+        raise KeyError(name)
+    return render
+
+
+REPORTERS = ("text", "json", "github", "sarif")

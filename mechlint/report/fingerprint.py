@@ -1,0 +1,60 @@
+"""GitHub's ``primaryLocationLineHash``, computed as its upload action does.
+
+The text is taken as UTF-16 code units. Spaces and tabs are dropped, CRLF and
+a lone CR become LF, and one sentinel unit (65535) ends the text, followed by
+zeros. A line's hash is the polynomial hash, base 37 modulo 2**64, of the 100
+kept units from the line's first kept unit. The fingerprint is the hash in
+lowercase hexadecimal, a colon, and how many lines so far had that hash.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+_BLOCK = 100
+_BASE = 37
+_MASK = (1 << 64) - 1
+_SPACE, _TAB, _LF, _CR, _END = 32, 9, 10, 13, 65535
+_BASE_POWER = pow(_BASE, _BLOCK, 1 << 64)
+
+
+def _kept_units(text: str) -> tuple[list[int], list[int]]:
+    """The kept code units, and the index in them where each line starts."""
+    units = array("H", text.encode("utf-16-le"))
+    kept: list[int] = []
+    starts: list[int] = []
+    line_start = True
+    previous_cr = False
+    for unit in (*units, _END):
+        if unit in (_SPACE, _TAB) or (previous_cr and unit == _LF):
+            previous_cr = False
+            continue
+        previous_cr = unit == _CR
+        if previous_cr:
+            unit = _LF
+        if line_start:
+            line_start = False
+            starts.append(len(kept))
+        if unit == _LF:
+            line_start = True
+        kept.append(unit)
+    return kept, starts
+
+
+def line_fingerprints(text: str) -> dict[int, str]:
+    """``{line number: fingerprint}`` for every line of ``text`` (1-based)."""
+    kept, starts = _kept_units(text)
+    kept.extend([0] * _BLOCK)
+    prefix = [0] * (len(kept) + 1)
+    running = 0
+    for index, unit in enumerate(kept):
+        running = (running * _BASE + unit) & _MASK
+        prefix[index + 1] = running
+    counts: dict[str, int] = {}
+    fingerprints: dict[int, str] = {}
+    for line, start in enumerate(starts, start=1):
+        value = (prefix[start + _BLOCK] - prefix[start] * _BASE_POWER) & _MASK
+        digest = format(value, "x")
+        counts[digest] = counts.get(digest, 0) + 1
+        fingerprints[line] = f"{digest}:{counts[digest]}"
+    return fingerprints

@@ -1,0 +1,50 @@
+"""A stable JSON report for scripts (documented in ``docs/json-format.md``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mechlint.model import Level, Region, Report
+from mechlint.report import OutputOptions
+
+FORMAT_VERSION = 1
+
+
+def _region(region: Region) -> dict[str, int]:
+    return {
+        "line": region.start_line,
+        "column": region.start_column,
+        "end_line": region.end_line,
+        "end_column": region.end_column,
+    }
+
+
+def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
+    return {
+        "format_version": FORMAT_VERSION,
+        "tool": {"name": "mechlint", "version": options.tool_version},
+        "files_checked": report.files_checked,
+        "summary": {level.label: report.count(level) for level in (Level.ERROR, Level.WARNING, Level.NOTE)},
+        "results": [
+            {
+                "path": result.path,
+                "rule": result.rule_id,
+                "level": result.level.label,
+                "message": result.message,
+                "pointer": result.pointer,
+                **_region(result.region),
+                "trace": [
+                    {"message": step.message, "pointer": step.pointer, **_region(step.region)} for step in result.trace
+                ],
+            }
+            for result in report.results
+        ],
+        "notifications": [
+            {"rule": notice.rule_id, "path": notice.path, "message": notice.message} for notice in report.notifications
+        ],
+    }
+
+
+def render(report: Report, options: OutputOptions) -> str:
+    return json.dumps(to_data(report, options), indent=2, ensure_ascii=False) + "\n"

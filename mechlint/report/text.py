@@ -1,0 +1,85 @@
+"""The default report, for people: one finding a line, the source, a caret.
+
+``path:line:col: level rule-id message``, then the offending source line with
+carets under the span, then the trace of the finding if it has one, and a
+closing summary of counts. Colour only when asked (on a terminal).
+"""
+
+from __future__ import annotations
+
+from mechlint.model import Level, Report, Result
+from mechlint.report import OutputOptions
+
+_COLORS = {Level.ERROR: "\033[31m", Level.WARNING: "\033[33m", Level.NOTE: "\033[36m"}
+_BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
+
+
+def printable(text: str) -> str:
+    """Replace control characters so that a file cannot drive the terminal."""
+    return "".join(char if char.isprintable() or char == "\t" else "\ufffd" for char in text)
+
+
+def _paint(text: str, code: str, color: bool) -> str:
+    return f"{code}{text}{_RESET}" if color else text
+
+
+def _snippet(result: Result, color: bool) -> list[str]:
+    if not result.source_line:
+        return []
+    line = printable(result.source_line)
+    region = result.region
+    start = max(region.start_column - 1, 0)
+    end = region.end_column - 1 if region.end_line == region.start_line else start + 1
+    end = max(min(end, len(line)), start + 1)
+    if len(line) > 200:  # keep long lines readable around the span
+        left = max(start - 60, 0)
+        line = ("…" if left else "") + line[left : left + 200]
+        start, end = start - left + (1 if left else 0), min(end - left + (1 if left else 0), len(line))
+        end = max(end, start + 1)
+    number = str(region.start_line)
+    gutter = " " * len(number)
+    indent = "".join(char if char == "\t" else " " for char in line[:start])
+    carets = _paint("^" * (end - start), _COLORS[result.level], color)
+    return [f" {number} | {line}", f" {gutter} | {indent}{carets}"]
+
+
+def format_result(result: Result, color: bool = False) -> list[str]:
+    region = result.region
+    head = f"{printable(result.path)}:{region.start_line}:{region.start_column}:"
+    level = _paint(result.level.label, _BOLD + _COLORS[result.level], color)
+    rule = _paint(result.rule_id, _DIM, color)
+    lines = [f"{_paint(head, _BOLD, color)} {level} {rule} {printable(result.message)}"]
+    lines.extend(_snippet(result, color))
+    if result.trace:
+        lines.append("    trace:")
+        lines.extend(
+            f"      {step.region.start_line}:{step.region.start_column} {printable(step.message)}"
+            for step in result.trace
+        )
+    return lines
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def summary(report: Report) -> str:
+    results = report.results
+    files = _plural(report.files_checked, "file")
+    if not results:
+        return f"All checks passed: {files} checked, no problems."
+    levels = (Level.ERROR, Level.WARNING, Level.NOTE)
+    parts = [_plural(report.count(level), level.label) for level in levels if report.count(level)]
+    return f"Found {_plural(len(results), 'problem')} ({', '.join(parts)}) in {len(report.files)} of {files}."
+
+
+def render(report: Report, options: OutputOptions) -> str:
+    lines: list[str] = []
+    for file_report in report.files:
+        for result in file_report.results:
+            lines.extend(format_result(result, options.color))
+            lines.append("")
+    for notice in report.notifications:
+        lines.append(f"mechlint: internal error in {notice.rule_id} on {printable(notice.path)}; please report it")
+    lines.append(summary(report))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,121 @@
+"""What every rule is made of: frozen metadata and a pure ``check`` function.
+
+A rule lives in ``mechlint/rules/<family>/<name>.py``. Its module docstring says
+what it does; ``META`` holds the id, the default level, the options and the
+examples of its documentation; ``check(document, context)`` yields findings.
+The explicit list of rules is :mod:`mechlint.registry`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, Protocol
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level, TraceStep
+
+OptionKind = Literal["integer", "number", "string", "strings", "boolean"]
+
+#: ``load`` rules report what the loader found; ``version`` rules need parsed
+#: data; ``document`` rules need parsed data of a known version; ``engine``
+#: rules are reported by the engine itself and have no check of their own.
+Stage = Literal["load", "version", "document", "engine"]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    name: str
+    kind: OptionKind
+    default: Any
+    help: str
+    minimum: float | None = None
+
+    def accepts(self, value: Any) -> bool:
+        if self.kind == "boolean":
+            return isinstance(value, bool)
+        if self.kind == "string":
+            return isinstance(value, str)
+        if self.kind == "strings":
+            return isinstance(value, list) and all(isinstance(item, str) for item in value)
+        numeric = (int,) if self.kind == "integer" else (int, float)
+        if isinstance(value, bool) or not isinstance(value, numeric):
+            return False
+        return self.minimum is None or value >= self.minimum
+
+    @property
+    def expected(self) -> str:
+        words = {
+            "integer": "a whole number",
+            "number": "a number",
+            "string": "a string",
+            "strings": "a list of strings",
+            "boolean": "true or false",
+        }
+        text = words[self.kind]
+        if self.minimum is not None:
+            text += f" of at least {self.minimum:g}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A runnable documentation example.
+
+    With ``where`` set, ``json`` replaces the value at that JSON pointer in the
+    clean base document (``docs/rules/base.json``); without it, ``json`` is the
+    whole file. ``fires`` says whether the rule must report on it.
+    """
+
+    fires: bool
+    json: str
+    where: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleMeta:
+    id: str
+    level: Level
+    summary: str
+    why: str
+    location: str
+    examples: tuple[Example, ...] = ()
+    options: tuple[Option, ...] = ()
+    stage: Stage = "document"
+    tags: tuple[str, ...] = ()
+
+    @property
+    def family(self) -> str:
+        return self.id.partition("/")[0]
+
+    def finding(self, pointer: str, message: str, **extra: Any) -> Finding:
+        return Finding(self.id, message, pointer=pointer, **extra)
+
+    def option(self, name: str) -> Option:
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise KeyError(name)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleContext:
+    """What a rule may know beyond the document: its options, read-only."""
+
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+class CheckFunction(Protocol):
+    def __call__(self, document: Document, context: RuleContext) -> Iterator[Finding]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    meta: RuleMeta
+    check: Callable[[Document, RuleContext], Iterator[Finding]]
+    doc: str
+
+
+__all__ = ["Example", "Option", "Rule", "RuleContext", "RuleMeta", "TraceStep"]

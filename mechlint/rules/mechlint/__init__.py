@@ -1,0 +1,1 @@
+"""Rules of the ``mechlint`` family: problems of the tool and its inputs."""

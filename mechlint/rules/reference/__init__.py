@@ -1,0 +1,1 @@
+"""Rules of the ``reference`` family: names resolve and agree."""

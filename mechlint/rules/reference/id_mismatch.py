@@ -1,0 +1,41 @@
+"""Reports a target whose ``id`` is not the prefix followed by its key.
+
+The rendered illustration finds a target's element by its DOM id. By
+convention the id is ``mechanism-`` plus the target's key, so that the key
+and the element can never drift apart. The prefix is an option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.jsonscan import pointer_join
+from mechlint.model import Finding, Level
+from mechlint.rules import Example, Option, RuleContext, RuleMeta
+from mechlint.views import quote, targets
+
+META = RuleMeta(
+    id="reference/id-mismatch",
+    level=Level.ERROR,
+    summary="A target's `id` is not the configured prefix followed by its key.",
+    why="The renderer finds the element by its id; an id that does not follow the key lights the wrong element.",
+    location="the `id` value",
+    options=(Option("prefix", "string", "mechanism-", "What every target id starts with, before the key."),),
+    examples=(
+        Example(fires=True, where="/targets/a0/id", json='"mechanism-a1"'),
+        Example(fires=False, where="/targets/a0/id", json='"mechanism-a0"'),
+    ),
+)
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    prefix = context.options.get("prefix", "mechanism-")
+    for key, target in targets(document.data).items():
+        target_id = target.get("id")
+        if isinstance(target_id, str) and target_id != prefix + key:
+            pointer = pointer_join(pointer_join("/targets", key), "id")
+            yield META.finding(
+                pointer,
+                f"the target {quote(key)} has the id {quote(target_id)}; expected {quote(prefix + key)}",
+            )

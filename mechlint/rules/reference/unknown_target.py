@@ -1,0 +1,60 @@
+"""Reports a step or scenario that names a target that ``targets`` lacks.
+
+Each entry of a step's ``active`` and ``paths`` and of a scenario's
+``unselected`` must be a key of ``targets``. The message suggests the closest
+existing key, so a typo is one edit away from fixed.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.views import all_steps, lit_entries, quote, readable_path, scenarios, strings, targets
+
+META = RuleMeta(
+    id="reference/unknown-target",
+    level=Level.ERROR,
+    summary="A step lights, or a scenario unselects, a target that does not exist.",
+    why=(
+        "The renderer looks the key up in the illustration; an unknown key lights nothing, "
+        "so the step silently shows less than its text says."
+    ),
+    location="the bad entry",
+    examples=(
+        Example(fires=True, where="/scenarios/0/steps/0/active", json='["a0", "ao"]', note="a typo of a0"),
+        Example(fires=False, where="/scenarios/0/steps/0/active", json='["a0"]'),
+    ),
+)
+
+
+def suggestion(name: str, candidates: list[str]) -> str:
+    """`` (did you mean "x"?)`` for the closest candidate, or nothing."""
+    folded = {candidate.lower(): candidate for candidate in candidates}
+    if name.lower() in folded:
+        return f" (did you mean {quote(folded[name.lower()])}?)"
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    return f" (did you mean {quote(close[0])}?)" if close else ""
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    known = targets(document.data)
+    root = document.data if isinstance(document.data, dict) else {}
+    if not isinstance(root.get("targets"), dict):
+        return
+    names = list(known)
+    entries: list[tuple[str, str]] = []
+    for _, scenario, pointer in scenarios(document.data):
+        entries.extend((key, item) for _, key, item in strings(scenario.get("unselected"), pointer + "/unselected"))
+    for *_, step, pointer in all_steps(document.data):
+        entries.extend((key, item) for _, key, item in lit_entries(step, pointer))
+    for key, item_pointer in entries:
+        if key not in root["targets"]:
+            yield META.finding(
+                item_pointer,
+                f"{readable_path(item_pointer)} names the target {quote(key)}, which is not in targets"
+                f"{suggestion(key, names)}",
+            )

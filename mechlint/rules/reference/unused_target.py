@@ -1,0 +1,44 @@
+"""Reports a target that no step of any scenario lights or animates.
+
+A target that never takes part is drawn but never explained: either a step
+forgot it, or it is left over from an earlier version of the diagram.
+A target listed in a scenario's ``unselected`` still counts as unused if no
+step anywhere lights it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.jsonscan import pointer_join
+from mechlint.model import Finding, Level
+from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.views import all_steps, lit_entries, quote, targets
+
+META = RuleMeta(
+    id="reference/unused-target",
+    level=Level.WARNING,
+    summary="A target is lit by no step of any scenario.",
+    why="A part of the diagram that no step explains is noise for the reader, or a sign that a step is missing.",
+    location="the target's key in `targets`",
+    examples=(
+        Example(
+            fires=True,
+            where="/targets/extra",
+            json='{"id": "mechanism-extra", "kind": "node", "label": "Unused"}',
+        ),
+        Example(fires=False, where="/targets/a0", json='{"id": "mechanism-a0", "kind": "node", "label": "p1"}'),
+    ),
+)
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    used = {key for *_, step, pointer in all_steps(document.data) for _, key, _ in lit_entries(step, pointer)}
+    for key in targets(document.data):
+        if key not in used:
+            yield META.finding(
+                pointer_join("/targets", key),
+                f"the target {quote(key)} is not lit or animated by any step; use it in a step or remove it",
+                on_key=True,
+            )

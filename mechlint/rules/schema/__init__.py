@@ -1,0 +1,1 @@
+"""Rules of the ``schema`` family: the file is a well-formed mechanism."""

@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+SEED = FIXTURES / "content" / "blog" / "2026-06-11_life-of-a-request-vllm" / "mechanisms" / "prefix-cache.json"
+
+
+@pytest.fixture
+def seed_data() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(SEED.read_text(encoding="utf-8"))
+    return data

@@ -1,0 +1,98 @@
+"""Loading: strict JSON, exact positions, never an exception."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from mechlint.document import load
+from mechlint.model import Finding
+
+
+def _only(raw: bytes) -> tuple[str, int, int]:
+    document = load("x.json", raw)
+    assert len(document.load_findings) == 1, document.load_findings
+    finding = document.load_findings[0]
+    region = document.region(finding)
+    return finding.rule_id, region.start_line, region.start_column
+
+
+@pytest.mark.parametrize(
+    ("raw", "line", "column"),
+    [
+        (b"", 1, 1),
+        (b"   \n  ", 2, 3),
+        (b'{"a": 1,}', 1, 9),
+        (b'{\n  "a": [1, 2,]\n}', 2, 14),
+        (b'{\n  "a": NaN\n}', 2, 8),
+        (b'{"a": -Infinity}', 1, 7),
+        (b"{'a': 1}", 1, 2),
+        (b'{"a": 1} x', 1, 10),
+        (b'{"a": "\xc3\xa9\xff"}', 1, 9),
+        (b'{"a": "caf\xc3\xa9" "b"}', 1, 14),
+        (b'{"a" 1}', 1, 6),
+        (b'{"a": 01}', 1, 8),
+        (b'{"a": "x\ny"}', 1, 9),
+        (b'{"a": [', 1, 8),
+        (b"[" * 5000 + b"]" * 5000, 1, 501),
+        (codecs.BOM_UTF16_LE + '{"a": 1}'.encode("utf-16-le"), 1, 1),
+        ('{"a": 1}'.encode("utf-16-be"), 1, 1),
+        ('{"a": 1}'.encode("utf-32-le"), 1, 1),
+    ],
+)
+def test_invalid_json_is_placed_exactly(raw: bytes, line: int, column: int) -> None:
+    assert _only(raw) == ("schema/invalid-json", line, column)
+
+
+def test_deep_nesting_of_objects_does_not_crash() -> None:
+    raw = b'{"a":' * 200_000 + b"1" + b"}" * 200_000
+    assert _only(raw)[0] == "schema/invalid-json"
+
+
+def test_duplicate_keys_point_at_each_repetition() -> None:
+    document = load("x.json", b'{\n "a": 1,\n "b": {"c": 1, "c": 2, "c": 3},\n "a": 2\n}')
+    places = sorted((f.pointer, document.region(f).start_line, document.region(f).start_column) for f in document.load_findings)
+    assert places == [("/a", 4, 2), ("/b/c", 3, 16), ("/b/c", 3, 24)]
+    assert document.data == {"a": 2, "b": {"c": 3}}
+
+
+def test_bom_is_reported_but_the_rest_is_checked() -> None:
+    document = load("x.json", codecs.BOM_UTF8 + b'{"version": 1}')
+    assert [f.rule_id for f in document.load_findings] == ["schema/invalid-json"]
+    assert document.data == {"version": 1}
+
+
+def test_huge_integer_is_kept_as_a_float() -> None:
+    document = load("x.json", b'{"a": ' + b"9" * 5000 + b"}")
+    assert document.load_findings == []
+    assert isinstance(document.data["a"], float)
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "expected"),
+    [
+        ('{"a": "hello world"}', (6, 11), (1, 14, 1, 19)),
+        ('{"a": "\\u00e9t\\u00e9 x"}', (4, 5), (1, 22, 1, 23)),
+        ('{"a": "\\ud83d\\ude00 x"}', (2, 3), (1, 21, 1, 22)),
+        ('{"a": "tab\\there"}', (4, 8), (1, 13, 1, 17)),
+    ],
+)
+def test_span_inside_a_string_accounts_for_escapes(
+    text: str, span: tuple[int, int], expected: tuple[int, int, int, int]
+) -> None:
+    document = load("x.json", text.encode())
+    region = document.region(Finding("x/y", "m", pointer="/a", span=span))
+    assert (region.start_line, region.start_column, region.end_line, region.end_column) == expected
+
+
+def test_columns_count_code_points() -> None:
+    document = load("x.json", '{"é😀": 1, "b": 2}'.encode())
+    region = document.region(Finding("x/y", "m", pointer="/b"))
+    assert (region.start_line, region.start_column) == (1, 16)
+
+
+def test_pointer_to_a_missing_member_falls_back_to_its_parent() -> None:
+    document = load("x.json", b'{\n  "a": {\n    "b": 1\n  }\n}')
+    region = document.region(Finding("x/y", "m", pointer="/a/zzz"))
+    assert (region.start_line, region.start_column) == (2, 8)
