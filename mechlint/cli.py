@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -30,14 +30,14 @@ app = typer.Typer(
 )
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     text = "text"
     json = "json"
     github = "github"
     sarif = "sarif"
 
 
-class FailOn(str, Enum):
+class FailOn(StrEnum):
     error = "error"
     warning = "warning"
     note = "note"
@@ -106,9 +106,9 @@ def check(
     ignore: Annotated[Optional[list[str]], typer.Option(help="Skip these rules or families (comma-separated).")] = None,  # noqa: UP045
     fail_on: Annotated[Optional[FailOn], typer.Option(help="Lowest level that makes the exit code 1.")] = None,  # noqa: UP045
     config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
-    root: Annotated[Optional[Path], typer.Option(help="Repository root (default: the nearest folder with .git).")] = None,  # noqa: UP045
+    root: Annotated[Path | None, typer.Option(help="Repository root (default: the nearest folder with .git).")] = None,
     color: Annotated[Optional[bool], typer.Option("--color/--no-color", help="Colour the text report.")] = None,  # noqa: UP045
-) -> int:
+) -> None:
     """Check mechanism files and report what is wrong with them."""
     from mechlint.config import ConfigError, load_config
     from mechlint.discovery import UsageError, find_project_root
@@ -121,10 +121,10 @@ def check(
         )
     except ConfigError as error:
         _error(f"{error} [mechlint/invalid-config]")
-        return EXIT_USAGE
+        raise typer.Exit(EXIT_USAGE) from None
     if root is not None and not root.is_dir():
         _error(f"--root {root}: not a folder")
-        return EXIT_USAGE
+        raise typer.Exit(EXIT_USAGE)
     project_root = (root or find_project_root(Path.cwd())).resolve()
     try:
         report = lint(
@@ -135,7 +135,7 @@ def check(
         )
     except UsageError as error:
         _error(str(error))
-        return EXIT_USAGE
+        raise typer.Exit(EXIT_USAGE) from None
     options = OutputOptions(
         color=output is None and output_format is Format.text and _use_color(color),
         root_uri=project_root.as_uri().rstrip("/") + "/",
@@ -145,15 +145,16 @@ def check(
         write_output(reporter(output_format.value)(report, options), output)
     except OSError as error:
         _error(f"cannot write {output}: {error.strerror or error}")
-        return EXIT_USAGE
+        raise typer.Exit(EXIT_USAGE) from None
     worst, threshold = report.worst(), config.fail_level
-    return EXIT_FINDINGS if worst is not None and threshold is not None and worst >= threshold else EXIT_OK
+    failed = worst is not None and threshold is not None and worst >= threshold
+    raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
 
 
 @app.command("rules")
 def list_rules(
     config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
-) -> int:
+) -> None:
     """List every rule with its level (as configured) and summary."""
     from mechlint.config import ConfigError, load_config
     from mechlint.registry import all_rules
@@ -162,17 +163,16 @@ def list_rules(
         config = load_config(config_file)
     except ConfigError as error:
         _error(f"{error} [mechlint/invalid-config]")
-        return EXIT_USAGE
+        raise typer.Exit(EXIT_USAGE) from None
     levels = {entry.rule.meta.id: entry.level.label for entry in config.enabled()}
     width = max(len(rule.meta.id) for rule in all_rules())
     for rule in all_rules():
         level = levels.get(rule.meta.id, "off")
         typer.echo(f"{rule.meta.id:<{width}}  {level:<7}  {rule.meta.summary}")
-    return EXIT_OK
 
 
 @app.command("rule")
-def show_rule(rule_id: Annotated[str, typer.Argument(help="A rule id such as reference/unknown-target.")]) -> int:
+def show_rule(rule_id: Annotated[str, typer.Argument(help="A rule id such as reference/unknown-target.")]) -> None:
     """Print the full documentation of one rule."""
     import difflib
 
@@ -184,9 +184,8 @@ def show_rule(rule_id: Annotated[str, typer.Argument(help="A rule id such as ref
         close = difflib.get_close_matches(rule_id, list(rules), n=1)
         hint = f"; did you mean {close[0]}?" if close else "; `mechlint rules` lists them"
         _error(f"no rule {rule_id!r}{hint}")
-        return EXIT_USAGE
+        raise typer.Exit(EXIT_USAGE)
     typer.echo(rule_markdown(rules[rule_id]), nl=False)
-    return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:

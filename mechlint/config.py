@@ -101,7 +101,7 @@ class Config:
                 continue
             if _matches(rule_id, self.ignore):
                 continue
-            level = self.levels[rule_id] if rule_id in self.levels else rule.meta.level
+            level = self.levels.get(rule_id, rule.meta.level)
             if level is None:
                 continue
             options = {option.name: option.default for option in rule.meta.options}

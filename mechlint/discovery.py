@@ -91,9 +91,7 @@ def _relative(path: Path, bases: Iterable[Path]) -> str:
     return path.name
 
 
-def discover(
-    paths: Iterable[Path], include: Iterable[str], exclude: Iterable[str], root: Path
-) -> Iterator[Candidate]:
+def discover(paths: Iterable[Path], include: Iterable[str], exclude: Iterable[str], root: Path) -> Iterator[Candidate]:
     """Every file to lint, each once, in a stable order."""
     include, exclude = tuple(include), tuple(exclude)
     seen: set[Path] = set()
@@ -115,9 +113,7 @@ def discover(
 def _walk(top: Path, include: tuple[str, ...], exclude: tuple[str, ...], bases: tuple[Path, ...]) -> Iterator[Path]:
     for folder, dirnames, filenames in os.walk(top, followlinks=False, onerror=None):
         folder_path = Path(folder)
-        dirnames[:] = sorted(
-            name for name in dirnames if not matches(_relative(folder_path / name, bases), exclude)
-        )
+        dirnames[:] = sorted(name for name in dirnames if not matches(_relative(folder_path / name, bases), exclude))
         for name in dirnames:  # a folder named like a mechanism file is reported, not skipped
             relative = _relative(folder_path / name, bases)
             if matches_exactly(relative, include):

@@ -104,9 +104,11 @@ class Document:
 def _decode(document: Document) -> str | None:
     raw = document.raw
     if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) or raw[:4].count(0) == 3:
-        return _encoding_error(document, "UTF-32")
+        _encoding_error(document, "UTF-32")
+        return None
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (len(raw) >= 2 and 0 in raw[:2]):
-        return _encoding_error(document, "UTF-16")
+        _encoding_error(document, "UTF-16")
+        return None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -129,8 +131,7 @@ def _decode(document: Document) -> str | None:
         document.load_findings.append(
             Finding(
                 INVALID_JSON,
-                "the file starts with a UTF-8 byte-order mark, which RFC 8259 forbids; "
-                "save it as UTF-8 without BOM",
+                "the file starts with a UTF-8 byte-order mark, which RFC 8259 forbids; save it as UTF-8 without BOM",
                 offset=(0, 1),
             )
         )
@@ -153,7 +154,6 @@ def _encoding_error(document: Document, encoding: str) -> None:
             offset=(0, 1),
         )
     )
-    return None
 
 
 def load(path: str, raw: bytes) -> Document:

@@ -15,8 +15,8 @@ from pathlib import Path
 from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
 from mechlint.discovery import Candidate, discover, find_project_root, read_file
 from mechlint.document import Document, load
-from mechlint.report.fingerprint import line_fingerprints
 from mechlint.model import FileReport, Finding, LocatedTrace, Notification, Region, Report, Result
+from mechlint.report.fingerprint import line_fingerprints
 from mechlint.rules import RuleContext
 from mechlint.rules.schema.unsupported_version import unsupported
 
@@ -54,9 +54,7 @@ def lint(
     root = (root or find_project_root(cwd)).resolve()
     base = config.root if config.source else root
     enabled = config.enabled()
-    candidates = discover(
-        [Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base
-    )
+    candidates = discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base)
     files: list[FileReport] = []
     notifications: list[Notification] = []
     checked = 0
@@ -99,6 +97,14 @@ def lint_file(
     results = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
     hashes = line_fingerprints(raw.decode("utf-8", "replace")) if fingerprints else {}
     return FileReport(shown, uri, tuple(results), hashes)
+
+
+def lint_bytes(raw: bytes, path: str = "<memory>", config: Config | None = None) -> list[Result]:
+    """Check one document held in memory; the results are in document order."""
+    enabled = (config or Config()).enabled()
+    document = load(path, raw)
+    findings = run_rules(document, enabled, [])
+    return sorted((place(document, finding) for finding in findings), key=Result.sort_key)
 
 
 def run_rules(document: Document, enabled: Sequence[EnabledRule], notifications: list[Notification]) -> list[Finding]:

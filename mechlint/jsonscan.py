@@ -106,7 +106,9 @@ def scan(text: str, *, max_depth: int = 100_000) -> ScanResult:
         char = text[pos] if pos < n else ""
         if char in ("{", "["):
             if len(stack) >= max_depth:
-                raise JsonSyntaxError(pos, f"nesting is deeper than {max_depth} levels; JSON this deep cannot be parsed")
+                raise JsonSyntaxError(
+                    pos, f"nesting is deeper than {max_depth} levels; JSON this deep cannot be parsed"
+                )
             frame = _Frame(char == "{", pointer, pos)
             stack.append(frame)
             pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from types import ModuleType
 
-from mechlint.rules import Rule
+from mechlint.document import Document
+from mechlint.model import Finding
+from mechlint.rules import Rule, RuleContext
 from mechlint.rules.mechlint import internal_error, invalid_config, unreadable_file
 from mechlint.rules.reference import (
     duplicate_id,
@@ -38,8 +41,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
 )
 
 
-def _no_check(*_: object) -> tuple[()]:
-    return ()
+def _no_check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    """Rules of the ``engine`` stage are reported by the engine itself."""
+    return iter(())
 
 
 @cache

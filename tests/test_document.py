@@ -52,7 +52,9 @@ def test_deep_nesting_of_objects_does_not_crash() -> None:
 
 def test_duplicate_keys_point_at_each_repetition() -> None:
     document = load("x.json", b'{\n "a": 1,\n "b": {"c": 1, "c": 2, "c": 3},\n "a": 2\n}')
-    places = sorted((f.pointer, document.region(f).start_line, document.region(f).start_column) for f in document.load_findings)
+    places = sorted(
+        (f.pointer, document.region(f).start_line, document.region(f).start_column) for f in document.load_findings
+    )
     assert places == [("/a", 4, 2), ("/b/c", 3, 16), ("/b/c", 3, 24)]
     assert document.data == {"a": 2, "b": {"c": 3}}
 

@@ -19,7 +19,9 @@ EXPECTED: dict[str, list[list[str | None]]] = json.loads((RULE_FIXTURES / "expec
 
 
 def test_every_fixture_file_has_an_expectation() -> None:
-    files = {p.relative_to(RULE_FIXTURES).as_posix() for p in RULE_FIXTURES.rglob("*.json") if p.name != "expected.json"}
+    files = {
+        p.relative_to(RULE_FIXTURES).as_posix() for p in RULE_FIXTURES.rglob("*.json") if p.name != "expected.json"
+    }
     assert files == set(EXPECTED)
 
 

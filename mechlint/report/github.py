@@ -7,6 +7,8 @@ message can never start a command of its own.
 
 from __future__ import annotations
 
+from urllib.parse import unquote, urlsplit
+
 from mechlint.model import Level, Report
 from mechlint.report import OutputOptions
 
@@ -21,6 +23,11 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def annotation_path(uri: str) -> str:
+    """The repository-relative path; a file outside the repository keeps its absolute path."""
+    return unquote(urlsplit(uri).path) if uri.startswith("file://") else uri
+
+
 def render(report: Report, options: OutputOptions) -> str:
     lines = []
     for file_report in report.files:
@@ -28,7 +35,7 @@ def render(report: Report, options: OutputOptions) -> str:
             region = result.region
             properties = ",".join(
                 [
-                    f"file={escape_property(file_report.uri)}",
+                    f"file={escape_property(annotation_path(file_report.uri))}",
                     f"line={region.start_line}",
                     f"col={region.start_column}",
                     f"endLine={region.end_line}",

@@ -117,9 +117,7 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
         },
         "automationDetails": {"id": "mechlint/"},
         "columnKind": "unicodeCodePoints",
-        "invocations": [
-            {"executionSuccessful": not report.notifications, "toolExecutionNotifications": notifications}
-        ],
+        "invocations": [{"executionSuccessful": not report.notifications, "toolExecutionNotifications": notifications}],
         "results": results,
     }
     if options.root_uri:

@@ -36,7 +36,8 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
         if scenario_id in first:
             yield META.finding(
                 pointer_join(pointer, "id"),
-                f"scenarios[{index}] has the id {quote(scenario_id)}, which scenarios[{first[scenario_id]}] already uses",
+                f"scenarios[{index}] has the id {quote(scenario_id)}, "
+                f"which scenarios[{first[scenario_id]}] already uses",
             )
         else:
             first[scenario_id] = index

@@ -31,13 +31,49 @@ META = RuleMeta(
 )
 
 
-def suggestion(name: str, candidates: list[str]) -> str:
-    """`` (did you mean "x"?)`` for the closest candidate, or nothing."""
+# Characters that look alike: swapping one for the other is the likeliest typo.
+_LOOK_ALIKE = {frozenset(pair) for pair in ("l1", "i1", "o0", "s5", "b8", "z2", "-_")}
+
+
+def edit_distance(a: str, b: str) -> float:
+    """Damerau-Levenshtein distance (optimal string alignment): typos and swaps cost 1.
+
+    Replacing a character by one that looks alike (``l`` and ``1``) costs half.
+    """
+    previous2: list[float] = []
+    previous: list[float] = [float(j) for j in range(len(b) + 1)]
+    for i, char_a in enumerate(a, start=1):
+        current: list[float] = [float(i)] + [0.0] * len(b)
+        for j, char_b in enumerate(b, start=1):
+            cost = 0.0 if char_a == char_b else 0.5 if frozenset((char_a, char_b)) in _LOOK_ALIKE else 1.0
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def closest(name: str, candidates: list[str]) -> str | None:
+    """The candidate a typo most likely meant, or None when none is close."""
+    if len(name) > 200 or not candidates:
+        return None
     folded = {candidate.lower(): candidate for candidate in candidates}
     if name.lower() in folded:
-        return f" (did you mean {quote(folded[name.lower()])}?)"
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
-    return f" (did you mean {quote(close[0])}?)" if close else ""
+        return folded[name.lower()]
+    limit = max(1, min(3, len(name) // 2))
+    scored = [
+        (edit_distance(name, candidate), -difflib.SequenceMatcher(None, name, candidate).ratio(), candidate)
+        for candidate in candidates
+        if abs(len(candidate) - len(name)) <= limit
+    ]
+    best = min(scored, default=None)
+    return best[2] if best is not None and best[0] <= limit else None
+
+
+def suggestion(name: str, candidates: list[str]) -> str:
+    """`` (did you mean "x"?)`` for the closest candidate, or nothing."""
+    match = closest(name, candidates)
+    return f" (did you mean {quote(match)}?)" if match else ""
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:

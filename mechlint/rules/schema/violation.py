@@ -89,7 +89,7 @@ def _describe(error: ValidationError) -> Iterator[Finding]:
             f"the key {quote(error.instance)} in {where} must be {expect or 'a valid key'}",
             on_key=True,
         )
-    elif kind == "required" and isinstance(error.instance, dict):
+    elif kind == "required" and isinstance(error.instance, dict) and isinstance(error.validator_value, list):
         for name in error.validator_value:
             if name not in error.instance:
                 yield META.finding(pointer, f"{where} is missing the required key {quote(name)}")
@@ -102,7 +102,7 @@ def _describe(error: ValidationError) -> Iterator[Finding]:
             hint = f"; allowed keys are {', '.join(allowed)}" if allowed else ""
             yield META.finding(
                 pointer_join(pointer, name),
-                f"{where} has an unknown key {quote(name)}{hint} (extension keys must start with \"x-\")",
+                f'{where} has an unknown key {quote(name)}{hint} (extension keys must start with "x-")',
                 on_key=True,
             )
     elif expect:
