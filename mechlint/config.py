@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from mechlint.errors import ConfigError
 from mechlint.model import LEVEL_NAMES, Level
 from mechlint.registry import rules_by_id
 from mechlint.rules import Rule
@@ -32,24 +33,9 @@ _TOP_LEVEL_KEYS = {
     "select": "a list of rule ids or families",
     "fail-on": "one of " + ", ".join(FAIL_ON_CHOICES),
     "max-file-size": "a whole number of bytes, at least 1",
+    "invariants": "a list of invariant files (TOML), relative to this file",
     "rules": "a table of rule ids, each a table with level and options",
 }
-
-
-class ConfigError(Exception):
-    """Configuration that cannot be used; reported as ``mechlint/invalid-config``."""
-
-    def __init__(self, message: str, path: Path | None = None, line: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.path = path
-        self.line = line
-
-    def __str__(self) -> str:
-        where = str(self.path) if self.path else "command line"
-        if self.line:
-            where += f":{self.line}"
-        return f"{where}: {self.message}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +59,10 @@ class Config:
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     levels: Mapping[str, Level | None] = field(default_factory=lambda: MappingProxyType({}))
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
+    extra_rules: tuple[Rule, ...] = ()
+
+    def known_rules(self) -> dict[str, Rule]:
+        return {**rules_by_id(), **{rule.meta.id: rule for rule in self.extra_rules}}
 
     def with_flags(
         self,
@@ -83,10 +73,11 @@ class Config:
     ) -> Config:
         """Flags win over the file; each is validated like the file's keys."""
         changes: dict[str, Any] = {}
+        known = self.known_rules()
         if select:
-            changes["select"] = tuple(_check_selectors(list(select), "--select", None))
+            changes["select"] = tuple(_check_selectors(list(select), "--select", None, known))
         if ignore:
-            changes["ignore"] = (*self.ignore, *_check_selectors(list(ignore), "--ignore", None))
+            changes["ignore"] = (*self.ignore, *_check_selectors(list(ignore), "--ignore", None, known))
         if fail_on is not None:
             if fail_on not in FAIL_ON_CHOICES:
                 raise ConfigError(f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)}; got {fail_on!r}")
@@ -96,7 +87,7 @@ class Config:
     def enabled(self) -> list[EnabledRule]:
         """The rules this run applies, with their levels and options."""
         enabled = []
-        for rule_id, rule in rules_by_id().items():
+        for rule_id, rule in self.known_rules().items():
             if self.select is not None and not _matches(rule_id, self.select):
                 continue
             if _matches(rule_id, self.ignore):
@@ -119,8 +110,9 @@ def _matches(rule_id: str, selectors: Iterable[str]) -> bool:
     return any(s in ("ALL", rule_id, family) for s in selectors)
 
 
-def _check_selectors(values: list[Any], key: str, path: Path | None, line: int | None = None) -> list[str]:
-    known = rules_by_id()
+def _check_selectors(
+    values: list[Any], key: str, path: Path | None, known: Mapping[str, Rule], line: int | None = None
+) -> list[str]:
     families = {rule_id.partition("/")[0] for rule_id in known}
     for value in values:
         if not isinstance(value, str):
@@ -193,15 +185,20 @@ def _from_table(table: Any, path: Path, text: str, prefix: str) -> Config:
         raise ConfigError(f"{prefix or 'the file'} must be a table", path)
     config = Config(source=path, root=path.parent.resolve())
     changes: dict[str, Any] = {}
+    extra = _invariant_rules(table.get("invariants", []), path, fail)
+    changes["extra_rules"] = extra
+    known = {**rules_by_id(), **{rule.meta.id: rule for rule in extra}}
     for key, value in table.items():
         if key not in _TOP_LEVEL_KEYS:
             raise fail(key, f"unknown key; known keys are {', '.join(sorted(_TOP_LEVEL_KEYS))}")
         expected = _TOP_LEVEL_KEYS[key]
+        if key == "invariants":
+            continue
         if key in ("include", "exclude", "select"):
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
                 raise fail(key, f"expected {expected}; got {value!r}")
             if key == "select":
-                value = _check_selectors(value, prefix + key, path, _line_of(text, key))
+                value = _check_selectors(value, prefix + key, path, known, _line_of(text, key))
             changes[key] = tuple(value)
         elif key == "fail-on":
             if value not in FAIL_ON_CHOICES:
@@ -212,16 +209,37 @@ def _from_table(table: Any, path: Path, text: str, prefix: str) -> Config:
                 raise fail(key, f"expected {expected}; got {value!r}")
             changes["max_file_size"] = value
         elif key == "rules":
-            levels, options = _rule_tables(value, fail)
+            levels, options = _rule_tables(value, fail, known)
             changes["levels"] = MappingProxyType(levels)
             changes["options"] = MappingProxyType(options)
     return replace(config, **changes)
 
 
-def _rule_tables(value: Any, fail: Any) -> tuple[dict[str, Level | None], dict[str, Mapping[str, Any]]]:
+def _invariant_rules(value: Any, path: Path, fail: Any) -> tuple[Rule, ...]:
+    from mechlint.invariants.loader import load_file, to_rule
+
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise fail("invariants", f"expected {_TOP_LEVEL_KEYS['invariants']}; got {value!r}")
+    rules: list[Rule] = []
+    taken = set(rules_by_id())
+    for item in value:
+        target = (path.parent / item).resolve()
+        if not target.is_relative_to(path.parent.resolve()):
+            raise fail("invariants", f"{item!r} is outside the folder of the configuration file")
+        for invariant in load_file(target):
+            rule = to_rule(invariant)
+            if rule.meta.id in taken:
+                raise ConfigError(f"{rule.meta.id} is defined twice; give the invariant another name", target)
+            taken.add(rule.meta.id)
+            rules.append(rule)
+    return tuple(rules)
+
+
+def _rule_tables(
+    value: Any, fail: Any, known: Mapping[str, Rule]
+) -> tuple[dict[str, Level | None], dict[str, Mapping[str, Any]]]:
     if not isinstance(value, dict):
         raise fail("rules", 'expected a table such as [tool.mechlint.rules."reference/unused-target"]')
-    known = rules_by_id()
     levels: dict[str, Level | None] = {}
     options: dict[str, Mapping[str, Any]] = {}
     for rule_id, settings in value.items():

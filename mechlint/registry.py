@@ -52,7 +52,9 @@ def all_rules() -> tuple[Rule, ...]:
     for module in RULE_MODULES:
         check = getattr(module, "check", _no_check)
         rules.append(Rule(meta=module.META, check=check, doc=(module.__doc__ or "").strip()))
-    return tuple(rules)
+    from mechlint.invariants.loader import builtin_rules
+
+    return (*rules, *builtin_rules())
 
 
 @cache

@@ -37,7 +37,7 @@ def _rule_descriptor(rule_id: str) -> dict[str, Any]:
         "fullDescription": {"text": _sentence(rule.doc.split("\n\n")[0].replace("\n", " "))},
         "help": {"text": rule_text(rule), "markdown": rule_markdown(rule)},
         "defaultConfiguration": {"level": _LEVELS[meta.level]},
-        "properties": {"tags": [meta.family, *meta.tags]},
+        "properties": {"tags": sorted({meta.family, *meta.tags})},
     }
 
 

@@ -1,0 +1,1 @@
+"""Semantic invariants: temporal rules over the steps of a scenario, declared as data."""

@@ -1,0 +1,165 @@
+"""Turning a violation into one sentence and a trace of the steps that matter."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from mechlint.invariants.formula import ATOMS, TEMPORAL, Node
+from mechlint.invariants.monitor import StepView, atom_keys, verb
+from mechlint.views import quote
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    message: str
+    trace: tuple[tuple[int, str], ...]  # (step index, what happens there)
+
+
+class _Explainer:
+    def __init__(
+        self,
+        columns: dict[int, list[bool]],
+        steps: list[StepView],
+        binding: Mapping[str, str],
+        says: Mapping[str, str],
+    ) -> None:
+        self.columns = columns
+        self.steps = steps
+        self.binding = binding
+        self.says = says
+        self.current = -1
+
+    def label(self, index: int) -> str:
+        title = self.steps[index].title
+        return f"step {index + 1} ({quote(title)})" if title else f"step {index + 1}"
+
+    def verb(self, node: Node) -> str:
+        return verb(node, self.binding, self.says)
+
+    def held(self, node: Node, index: int) -> bool:
+        return self.columns[id(node)][index]
+
+    def first(self, node: Node, start: int, stop: int) -> int | None:
+        column = self.columns[id(node)]
+        return next((k for k in range(max(start, 0), stop) if column[k]), None)
+
+    def subject(self, node: Node, index: int) -> str:
+        """What the step does that makes the invariant apply, as a clause."""
+        step = self.steps[index]
+        if node.op in ("path", "active"):
+            keys = step.paths if node.op == "path" else step.active
+            pattern = atom_keys(node, self.binding)
+            from mechlint.invariants.formula import glob_pattern
+
+            matched = sorted(k for k in keys if glob_pattern(pattern).match(k)) or [pattern]
+            verb_text = "animated" if node.op == "path" else "lit"
+            return f"{', '.join(matched)} is {verb_text} in {self.label(index)}"
+        return f"{self.label(index)} {self.verb(node)}"
+
+    def why_not(self, node: Node, index: int) -> str:
+        """Why ``node`` is false at step ``index``."""
+        op = node.op
+        if op == "const":
+            return "the condition is false"
+        if op in ATOMS or op == "ref":
+            return f"{self.label(index)} is not a step that {self.verb(node)}"
+        if op == "not":
+            return f"{self.label(index)} {self.verb(node.args[0])}"
+        if op == "and":
+            failing = [arg for arg in node.args if not self.held(arg, index)]
+            return self.why_not(failing[0], index)
+        if op == "or":
+            return " and ".join(self.why_not(arg, index) for arg in node.args)
+        if op == "implies":
+            return self.why_not(node.args[1], index)
+        if op == "previously":
+            if index == 0:
+                return f"{self.label(index)} is the first step, so nothing comes before it"
+            inner = node.args[0]
+            if inner.op == "once":
+                return self.never(inner.args[0], index)
+            return self.why_not(inner, index - 1)
+        if op == "once":
+            return self.never(node.args[0], index + 1, inclusive=True)
+        if op == "historically":
+            column = self.columns[id(node.args[0])]
+            last = max(k for k in range(index + 1) if not column[k])
+            return self.why_not(node.args[0], last)
+        from mechlint.invariants.formula import show
+
+        return f"{show(node)} does not hold at {self.label(index)}"
+
+    def never(self, node: Node, stop: int, inclusive: bool = False) -> str:
+        """Why ``node`` held at no step before ``stop``."""
+        if inclusive:
+            where = "up to it" if stop - 1 == self.current else f"up to {self.label(stop - 1)}"
+        else:
+            where = "before it" if stop == self.current else f"before {self.label(stop)}"
+        if node.op == "and":
+            # Temporal conjuncts first: a missing earlier event is the root cause.
+            ordered = sorted(node.args, key=lambda arg: arg.op not in TEMPORAL)
+            for arg in ordered:
+                after = _after_event(arg)
+                if after is not None:
+                    start = self.first(after, 0, stop)
+                    if start is None:
+                        return f"no step {where} {self.verb(after)}"
+                    rest = [a for a in node.args if a is not arg]
+                    if len(rest) == 1 and self.first(rest[0], start + 1, stop) is None:
+                        return (
+                            f"no step after {self.label(start)}, which {self.verb(after)}, "
+                            f"and {where} {self.verb(rest[0])}"
+                        )
+                elif self.first(arg, 0, stop) is None:
+                    return self.never(arg, stop, inclusive)
+        after = _after_event(node)
+        if after is not None:
+            return f"no step {where} comes after a step that {self.verb(after)}"
+        return f"no step {where} {self.verb(node)}"
+
+
+def _after_event(node: Node) -> Node | None:
+    """``D`` when ``node`` is ``previously(once(D))``: "after a step that D"."""
+    if node.op == "previously" and node.args[0].op == "once":
+        return node.args[0].args[0]
+    return None
+
+
+def _leaves(node: Node) -> list[Node]:
+    if node.op in ATOMS or node.op == "ref":
+        return [node]
+    return [leaf for arg in node.args for leaf in _leaves(arg)]
+
+
+def explain(
+    root: Node,
+    columns: dict[int, list[bool]],
+    steps: list[StepView],
+    index: int,
+    binding: Mapping[str, str],
+    says: Mapping[str, str],
+) -> Explanation:
+    explainer = _Explainer(columns, steps, binding, says)
+    explainer.current = index
+    if root.op == "implies":
+        antecedent, consequent = root.args
+        lead = explainer.subject(antecedent, index) if antecedent.op in (*ATOMS, "ref") else explainer.label(index)
+        message = f"{lead}, but {explainer.why_not(consequent, index)}"
+        leaves = [leaf for leaf in _leaves(consequent) if leaf != antecedent]
+    else:
+        lead = f"{explainer.label(index)} breaks the invariant"
+        message = f"{lead}: {explainer.why_not(root, index)}"
+        leaves = _leaves(root)
+    trace: dict[tuple[int, str], None] = {}
+    for leaf in leaves:
+        column = columns[id(leaf)]
+        before = [k for k in range(index) if column[k]]
+        if before:
+            trace[(before[-1], f"{explainer.label(before[-1])} {explainer.verb(leaf)}")] = None
+            continue
+        later = next((k for k in range(index + 1, len(steps)) if column[k]), None)
+        if later is not None:
+            trace[(later, f"{explainer.label(later)} {explainer.verb(leaf)}, but only after step {index + 1}")] = None
+    trace[(index, f"{lead}: the invariant breaks here")] = None
+    return Explanation(message, tuple(sorted(trace)))

@@ -1,0 +1,183 @@
+"""Invariant files: TOML validated by ``schemas/invariants.schema.json``, turned into rules."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from mechlint.document import Document
+from mechlint.errors import ConfigError
+from mechlint.invariants.explain import explain
+from mechlint.invariants.formula import FormulaError, Node, parse
+from mechlint.invariants.monitor import candidate_bindings, evaluate, step_view
+from mechlint.model import Finding, Level, TraceStep
+from mechlint.rules import Example, Rule, RuleContext, RuleMeta
+from mechlint.views import scenarios, steps, targets
+
+SCHEMA_NAME = "invariants.schema.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Invariant:
+    name: str
+    level: Level
+    summary: str
+    help: str
+    formula_text: str
+    formula: Node
+    applies_text: str
+    applies: Node | None
+    says: Mapping[str, str]
+    definitions: Mapping[str, str]
+    examples: tuple[Example, ...]
+    source: Path
+
+    @property
+    def rule_id(self) -> str:
+        return f"invariant/{self.name}"
+
+
+def _line(text: str, needle: str, offset: int = 0) -> int | None:
+    position = text.find(needle)
+    if position < 0:
+        return None
+    return text.count("\n", 0, position + offset) + 1
+
+
+def _schema_error(data: Any, path: Path) -> str | None:
+    from jsonschema import Draft202012Validator
+
+    from mechlint.resources import schema
+    from mechlint.rules.schema.violation import _describe
+
+    validator = Draft202012Validator(schema(SCHEMA_NAME))
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    for error in errors:
+        for finding in _describe(error):
+            return finding.message.replace("the document", "the file")
+    return None
+
+
+def _formula(source: str, definitions: dict[str, Node], where: str, path: Path, text: str) -> Node:
+    try:
+        return parse(source, definitions)
+    except FormulaError as error:
+        line = _line(text, source, error.offset) if source else None
+        column = error.offset - source.rfind("\n", 0, error.offset)
+        raise ConfigError(f"{where}: {error.message} (at character {column} of the formula)", path, line) from None
+
+
+def load_file(path: Path) -> list[Invariant]:
+    """Read and check one invariant file; any mistake is a :class:`ConfigError`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except OSError as error:
+        raise ConfigError(f"cannot read the invariant file: {error.strerror or error}", path) from None
+    except UnicodeDecodeError:
+        raise ConfigError("the invariant file is not UTF-8", path) from None
+    except tomllib.TOMLDecodeError as error:
+        match = re.search(r"line (\d+)", str(error))
+        raise ConfigError(f"not valid TOML: {error}", path, int(match.group(1)) if match else None) from None
+    problem = _schema_error(data, path)
+    if problem:
+        key = re.search(r"\"([^\"]+)\"", problem)
+        raise ConfigError(problem, path, _line(text, key.group(1)) if key else None)
+    invariants = []
+    for index, table in enumerate(data["invariant"]):
+        name = table["name"]
+        where = f"invariant {name!r}"
+        definitions: dict[str, Node] = {}
+        says: dict[str, str] = {}
+        sources: dict[str, str] = {}
+        for def_name, definition in table.get("define", {}).items():
+            definitions[def_name] = _formula(definition["formula"], definitions, f"{where}, define.{def_name}", path, text)
+            says[def_name] = definition.get("says", "")
+            sources[def_name] = definition["formula"].strip()
+        formula = _formula(table["formula"], definitions, f"{where}, formula", path, text)
+        applies_text = table.get("applies", "")
+        applies = _formula(applies_text, definitions, f"{where}, applies", path, text) if applies_text else None
+        examples = tuple(
+            Example(fires=e["fires"], json=e["json"], where=e.get("where"), note=e.get("note", ""))
+            for e in table.get("example", [])
+        )
+        invariants.append(
+            Invariant(
+                name=name,
+                level=Level.parse(table.get("level", "error")),
+                summary=table["summary"],
+                help=table.get("help", "").strip(),
+                formula_text=table["formula"].strip(),
+                formula=formula,
+                applies_text=applies_text.strip(),
+                applies=applies,
+                says=says,
+                definitions=sources,
+                examples=examples,
+                source=path,
+            )
+        )
+    return invariants
+
+
+def _check(invariant: Invariant) -> Any:
+    def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+        known = set(targets(document.data))
+        for _, scenario, pointer in scenarios(document.data):
+            yield from _check_scenario(invariant, list(steps(scenario, pointer)), known)
+
+    return check
+
+
+def _check_scenario(invariant: Invariant, items: list[tuple[int, dict[str, Any], str]], known: set[str]) -> Iterator[Finding]:
+    views = [step_view(step) for _, step, _ in items]
+    if not views:
+        return
+    if invariant.applies is not None and not any(evaluate(invariant.applies, views, {})[id(invariant.applies)]):
+        return
+    keys = known.union(*(view.active | view.paths for view in views))
+    for binding in candidate_bindings(invariant.formula, keys):
+        columns = evaluate(invariant.formula, views, binding)
+        for index, holds in enumerate(columns[id(invariant.formula)]):
+            if holds:
+                continue
+            explanation = explain(invariant.formula, columns, views, index, binding, invariant.says)
+            trace = tuple(TraceStep(items[step][2], message) for step, message in explanation.trace)
+            yield Finding(invariant.rule_id, explanation.message, pointer=items[index][2], trace=trace)
+
+
+def _doc(invariant: Invariant) -> str:
+    lines = [invariant.help or invariant.summary, "", "Formula (must hold at every step of a scenario):", ""]
+    lines += ["```", invariant.formula_text, "```"]
+    if invariant.applies_text:
+        lines += ["", "Applies to scenarios where this holds at some step:", "", "```", invariant.applies_text, "```"]
+    for name, source in invariant.definitions.items():
+        says = invariant.says.get(name)
+        lines += ["", f"`{name}`" + (f" ({says}):" if says else ":"), "", "```", source, "```"]
+    return "\n".join(lines)
+
+
+def to_rule(invariant: Invariant) -> Rule:
+    meta = RuleMeta(
+        id=invariant.rule_id,
+        level=invariant.level,
+        summary=invariant.summary,
+        why="The animation must tell a true story: a step that happens before its cause teaches the reader something false.",
+        location="the step that breaks the invariant, with a trace of the steps that matter",
+        examples=invariant.examples,
+        tags=("invariant",),
+    )
+    return Rule(meta=meta, check=_check(invariant), doc=_doc(invariant))
+
+
+@cache
+def builtin_rules() -> tuple[Rule, ...]:
+    from mechlint.resources import data_folder
+
+    folder = data_folder("rules") / "invariants"
+    return tuple(to_rule(inv) for path in sorted(folder.glob("*.toml")) for inv in load_file(path))

@@ -1,0 +1,165 @@
+"""Checking a formula over the steps of a scenario, and explaining a violation.
+
+The monitor is the standard one for past-time temporal logic: each
+subformula's value at a step depends only on the values of its children at
+that step and its own value at the step before. It computes one column of
+values per subformula, children first, so the cost is linear in the number
+of steps times the size of the formula; the columns are built with
+``map`` and ``accumulate`` rather than a Python loop where the operator
+allows it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mechlint.invariants.formula import ATOMS, Node, glob_pattern
+
+MAX_TEXT = 10_000  # characters of one step's text that a regex sees
+MAX_BINDINGS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class StepView:
+    """What an atom can see of one step."""
+
+    title: str
+    text: str
+    active: frozenset[str]
+    paths: frozenset[str]
+    state: Mapping[str, str] = field(default_factory=dict)
+
+
+def step_view(step: Mapping[str, Any]) -> StepView:
+    def strings(value: Any) -> frozenset[str]:
+        return frozenset(item for item in value if isinstance(item, str)) if isinstance(value, list) else frozenset()
+
+    state_raw = step.get("state")
+    state = {k: v for k, v in state_raw.items() if isinstance(v, str)} if isinstance(state_raw, dict) else {}
+    parts = [step.get("title"), step.get("description"), *state.values()]
+    text = "\n".join(part for part in parts if isinstance(part, str))[:MAX_TEXT]
+    title = step.get("title")
+    return StepView(title if isinstance(title, str) else "", text, strings(step.get("active")), strings(step.get("paths")), state)
+
+
+def _key_matches(glob: str, binding: Mapping[str, str], keys: frozenset[str]) -> bool:
+    if not any(c in glob for c in "*?{"):
+        return glob in keys
+    pattern = glob_pattern(glob, binding)
+    return any(pattern.match(key) for key in keys)
+
+
+def atom_column(node: Node, steps: list[StepView], binding: Mapping[str, str]) -> list[bool]:
+    if node.op == "active":
+        return [_key_matches(node.values[0], binding, step.active) for step in steps]
+    if node.op == "path":
+        return [_key_matches(node.values[0], binding, step.paths) for step in steps]
+    if node.op == "text":
+        regex = re.compile(node.values[0])
+        return [regex.search(step.text) is not None for step in steps]
+    key, pattern = node.values
+    regex = re.compile(pattern)
+    return [key in step.state and regex.search(step.state[key][:MAX_TEXT]) is not None for step in steps]
+
+
+def _unique_postorder(root: Node) -> list[Node]:
+    order: list[Node] = []
+    seen: set[int] = set()
+
+    def visit(node: Node) -> None:
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        for arg in node.args:
+            visit(arg)
+        order.append(node)
+
+    visit(root)
+    return order
+
+
+def evaluate(root: Node, steps: list[StepView], binding: Mapping[str, str]) -> dict[int, list[bool]]:
+    """The value of every subformula at every step, keyed by ``id(node)``."""
+    columns: dict[int, list[bool]] = {}
+    n = len(steps)
+    for node in _unique_postorder(root):
+        op = node.op
+        kids = [columns[id(arg)] for arg in node.args]
+        if op in ATOMS:
+            column = atom_column(node, steps, binding)
+        elif op == "const":
+            column = [node.values[0] == "true"] * n
+        elif op == "ref":
+            column = kids[0]
+        elif op == "not":
+            column = [not value for value in kids[0]]
+        elif op == "and":
+            column = list(map(operator.and_, kids[0], kids[1]))
+        elif op == "or":
+            column = list(map(operator.or_, kids[0], kids[1]))
+        elif op == "implies":
+            column = [not a or b for a, b in zip(kids[0], kids[1], strict=True)]
+        elif op == "previously":
+            column = [False, *kids[0][:-1]] if n else []
+        elif op == "once":
+            column = list(itertools.accumulate(kids[0], operator.or_))
+        elif op == "historically":
+            column = list(itertools.accumulate(kids[0], operator.and_))
+        elif op == "since":
+            column = []
+            previous = False
+            for held, reached in zip(kids[0], kids[1], strict=True):
+                previous = reached or (held and previous)
+                column.append(previous)
+        else:  # pragma: no cover - the parser makes no other nodes
+            raise ValueError(f"unknown operator {op}")
+        columns[id(node)] = column
+    return columns
+
+
+def candidate_bindings(root: Node, keys: Iterable[str]) -> list[dict[str, str]]:
+    """Every assignment of the formula's placeholders to values seen in the keys."""
+    names = sorted(root.placeholders())
+    if not names:
+        return [{}]
+    values: dict[str, set[str]] = {name: set() for name in names}
+    keys = list(keys)
+    for node in root.walk():
+        if node.op in ("active", "path") and "{" in node.values[0]:
+            pattern = glob_pattern(node.values[0])
+            for key in keys:
+                match = pattern.match(key)
+                if match:
+                    for name, value in match.groupdict().items():
+                        values[name].add(value)
+    combos = itertools.islice(itertools.product(*(sorted(values[name]) for name in names)), MAX_BINDINGS)
+    return [dict(zip(names, combo, strict=True)) for combo in combos]
+
+
+def atom_keys(node: Node, binding: Mapping[str, str]) -> str:
+    glob = node.values[0]
+    for name, value in binding.items():
+        glob = glob.replace("{" + name + "}", value)
+    return glob
+
+
+def verb(node: Node, binding: Mapping[str, str], says: Mapping[str, str]) -> str:
+    """What a step does when ``node`` holds there, as a verb phrase."""
+    if node.op == "path":
+        return f"animates {atom_keys(node, binding)}"
+    if node.op == "active":
+        return f"lights {atom_keys(node, binding)}"
+    if node.op == "text":
+        return f"has text matching /{node.values[0]}/"
+    if node.op == "state":
+        return f"has a state {node.values[0]} matching /{node.values[1]}/"
+    if node.op == "ref":
+        return says.get(node.values[0]) or f"satisfies {node.values[0]}"
+    from mechlint.invariants.formula import show
+
+    return f"satisfies {show(node)}"
