@@ -110,9 +110,10 @@ def check(
     color: Annotated[Optional[bool], typer.Option("--color/--no-color", help="Colour the text report.")] = None,  # noqa: UP045
 ) -> None:
     """Check mechanism files and report what is wrong with them."""
-    from mechlint.config import ConfigError, load_config
+    from mechlint.config import load_config
     from mechlint.discovery import UsageError, find_project_root
     from mechlint.engine import lint
+    from mechlint.errors import ConfigError
     from mechlint.report import OutputOptions, reporter
 
     try:
@@ -156,7 +157,8 @@ def list_rules(
     config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
 ) -> None:
     """List every rule with its level (as configured) and summary."""
-    from mechlint.config import ConfigError, load_config
+    from mechlint.config import load_config
+    from mechlint.errors import ConfigError
     from mechlint.registry import all_rules
 
     try:

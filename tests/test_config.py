@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mechlint.config import ConfigError, find_config_file, load_config
+from mechlint.config import find_config_file, load_config
+from mechlint.errors import ConfigError
 from mechlint.model import Level
 
 

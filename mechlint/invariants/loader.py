@@ -89,14 +89,16 @@ def load_file(path: Path) -> list[Invariant]:
         key = re.search(r"\"([^\"]+)\"", problem)
         raise ConfigError(problem, path, _line(text, key.group(1)) if key else None)
     invariants = []
-    for index, table in enumerate(data["invariant"]):
+    for table in data["invariant"]:
         name = table["name"]
         where = f"invariant {name!r}"
         definitions: dict[str, Node] = {}
         says: dict[str, str] = {}
         sources: dict[str, str] = {}
         for def_name, definition in table.get("define", {}).items():
-            definitions[def_name] = _formula(definition["formula"], definitions, f"{where}, define.{def_name}", path, text)
+            definitions[def_name] = _formula(
+                definition["formula"], definitions, f"{where}, define.{def_name}", path, text
+            )
             says[def_name] = definition.get("says", "")
             sources[def_name] = definition["formula"].strip()
         formula = _formula(table["formula"], definitions, f"{where}, formula", path, text)
@@ -134,7 +136,9 @@ def _check(invariant: Invariant) -> Any:
     return check
 
 
-def _check_scenario(invariant: Invariant, items: list[tuple[int, dict[str, Any], str]], known: set[str]) -> Iterator[Finding]:
+def _check_scenario(
+    invariant: Invariant, items: list[tuple[int, dict[str, Any], str]], known: set[str]
+) -> Iterator[Finding]:
     views = [step_view(step) for _, step, _ in items]
     if not views:
         return
@@ -167,7 +171,10 @@ def to_rule(invariant: Invariant) -> Rule:
         id=invariant.rule_id,
         level=invariant.level,
         summary=invariant.summary,
-        why="The animation must tell a true story: a step that happens before its cause teaches the reader something false.",
+        why=(
+            "The animation must tell a true story: a step that happens before its cause "
+            "teaches the reader something false."
+        ),
         location="the step that breaks the invariant, with a trace of the steps that matter",
         examples=invariant.examples,
         tags=("invariant",),

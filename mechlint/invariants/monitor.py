@@ -44,7 +44,9 @@ def step_view(step: Mapping[str, Any]) -> StepView:
     parts = [step.get("title"), step.get("description"), *state.values()]
     text = "\n".join(part for part in parts if isinstance(part, str))[:MAX_TEXT]
     title = step.get("title")
-    return StepView(title if isinstance(title, str) else "", text, strings(step.get("active")), strings(step.get("paths")), state)
+    return StepView(
+        title if isinstance(title, str) else "", text, strings(step.get("active")), strings(step.get("paths")), state
+    )
 
 
 def _key_matches(glob: str, binding: Mapping[str, str], keys: frozenset[str]) -> bool:
