@@ -123,3 +123,9 @@ def test_real_subprocess_run(tmp_path: Path) -> None:
     assert done.stdout.startswith("::")
     assert "title=reference/unknown-target::" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_no_files_found_is_said(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["check", str(tmp_path)])
+    assert result.exit_code == 0
+    assert "No mechanism files found" in result.output

@@ -66,6 +66,11 @@ def _plural(count: int, word: str) -> str:
 def summary(report: Report) -> str:
     results = report.results
     files = _plural(report.files_checked, "file")
+    if not report.files_checked:
+        return (
+            "No mechanism files found: folders are searched for the include patterns "
+            "(by default **/mechanisms/*.json and **/*.mechanism.json); name a file to check it anyway."
+        )
     if not results:
         return f"All checks passed: {files} checked, no problems."
     levels = (Level.ERROR, Level.WARNING, Level.NOTE)
