@@ -83,12 +83,12 @@ def lint_file(
     path = candidate.path
     shown = display_path(path, cwd)
     uri = repository_uri(path, root)
-    levels = {e.rule.meta.id: e.level for e in enabled}
     raw = read_file(path, config.max_file_size, root)
     if isinstance(raw, str):
-        if UNREADABLE_FILE not in levels:
+        level = next((e.level for e in enabled if e.rule.meta.id == UNREADABLE_FILE), None)
+        if level is None:
             return FileReport(shown, uri, ())
-        result = Result(shown, UNREADABLE_FILE, levels[UNREADABLE_FILE], f"{shown} {raw}", "", Region(1, 1, 1, 1))
+        result = Result(shown, UNREADABLE_FILE, level, f"{shown} {raw}", "", Region(1, 1, 1, 1))
         return FileReport(shown, uri, (result,))
     document = load(shown, raw)
     findings = run_rules(document, enabled, notifications)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mechlint.invariants.formula import ATOMS, TEMPORAL, Node
+from mechlint.invariants.formula import ATOMS, TEMPORAL, Node, glob_pattern, show
 from mechlint.invariants.monitor import StepView, atom_keys, verb
 from mechlint.views import quote
 
@@ -50,8 +50,6 @@ class _Explainer:
         if node.op in ("path", "active"):
             keys = step.paths if node.op == "path" else step.active
             pattern = atom_keys(node, self.binding)
-            from mechlint.invariants.formula import glob_pattern
-
             matched = sorted(k for k in keys if glob_pattern(pattern).match(k)) or [pattern]
             verb_text = "animated" if node.op == "path" else "lit"
             return f"{', '.join(matched)} is {verb_text} in {self.label(index)}"
@@ -86,8 +84,6 @@ class _Explainer:
             column = self.columns[id(node.args[0])]
             last = max(k for k in range(index + 1) if not column[k])
             return self.why_not(node.args[0], last)
-        from mechlint.invariants.formula import show
-
         return f"{show(node)} does not hold at {self.label(index)}"
 
     def never(self, node: Node, stop: int, inclusive: bool = False) -> str:

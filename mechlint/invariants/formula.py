@@ -19,7 +19,7 @@ ever evaluated as Python.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 MAX_FORMULA_LENGTH = 10_000
@@ -156,9 +156,8 @@ class _Parser:
     def since(self) -> Node:
         return self.binary_left("since", self.unary)
 
-    def binary_left(self, op: str, operand: object) -> Node:
-        parse = operand if callable(operand) else self.unary
-        node: Node = parse()
+    def binary_left(self, op: str, parse: Callable[[], Node]) -> Node:
+        node = parse()
         while self.peek()[1] == op and self.peek()[0] == "name":
             self.index += 1
             node = Node(op, (node, parse()))

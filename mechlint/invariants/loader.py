@@ -53,12 +53,12 @@ def _schema_error(data: Any, path: Path) -> str | None:
     from jsonschema import Draft202012Validator
 
     from mechlint.resources import schema
-    from mechlint.rules.schema.violation import _describe
+    from mechlint.rules.schema.violation import describe_error
 
     validator = Draft202012Validator(schema(SCHEMA_NAME))
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     for error in errors:
-        for finding in _describe(error):
+        for finding in describe_error(error):
             return finding.message.replace("the document", "the file")
     return None
 

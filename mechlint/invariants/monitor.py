@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mechlint.invariants.formula import ATOMS, Node, glob_pattern
+from mechlint.invariants.formula import ATOMS, Node, glob_pattern, show
 
 MAX_TEXT = 10_000  # characters of one step's text that a regex sees
 MAX_BINDINGS = 10_000
@@ -162,6 +162,4 @@ def verb(node: Node, binding: Mapping[str, str], says: Mapping[str, str]) -> str
         return f"has a state {node.values[0]} matching /{node.values[1]}/"
     if node.op == "ref":
         return says.get(node.values[0]) or f"satisfies {node.values[0]}"
-    from mechlint.invariants.formula import show
-
     return f"satisfies {show(node)}"

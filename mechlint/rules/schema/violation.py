@@ -69,14 +69,15 @@ def _pointer(path: Any) -> str:
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     seen: set[tuple[str, str]] = set()
     for error in validator().iter_errors(document.data):
-        for finding in _describe(error):
+        for finding in describe_error(error):
             key = (finding.pointer, finding.message)
             if key not in seen:
                 seen.add(key)
                 yield finding
 
 
-def _describe(error: ValidationError) -> Iterator[Finding]:
+def describe_error(error: ValidationError) -> Iterator[Finding]:
+    """One validator error as findings phrased for a person."""
     pointer = _pointer(error.absolute_path)
     where = readable_path(pointer)
     schema = error.schema if isinstance(error.schema, dict) else {}
