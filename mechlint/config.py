@@ -14,12 +14,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mechlint.errors import ConfigError
 from mechlint.model import LEVEL_NAMES, Level
 from mechlint.registry import rules_by_id
-from mechlint.rules import Rule
+from mechlint.rules import Rule, RuleContext
+
+if TYPE_CHECKING:
+    from mechlint.plainlists import PlainLists
 
 DEFAULT_INCLUDE = ("**/mechanisms/*.json", "**/*.mechanism.json")
 DEFAULT_EXCLUDE = (".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox")
@@ -35,6 +38,7 @@ _TOP_LEVEL_KEYS = {
     "max-file-size": "a whole number of bytes, at least 1",
     "invariants": "a list of invariant files (TOML), relative to this file",
     "rules": "a table of rule ids, each a table with level and options",
+    "word-lists": "a list of word-list files (TOML), relative to this file",
 }
 
 
@@ -43,6 +47,7 @@ class EnabledRule:
     rule: Rule
     level: Level
     options: Mapping[str, Any]
+    context: RuleContext
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +65,7 @@ class Config:
     levels: Mapping[str, Level | None] = field(default_factory=lambda: MappingProxyType({}))
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     extra_rules: tuple[Rule, ...] = ()
+    word_lists: PlainLists | None = None
 
     def known_rules(self) -> dict[str, Rule]:
         return {**rules_by_id(), **{rule.meta.id: rule for rule in self.extra_rules}}
@@ -97,7 +103,8 @@ class Config:
                 continue
             options = {option.name: option.default for option in rule.meta.options}
             options.update(self.options.get(rule_id, {}))
-            enabled.append(EnabledRule(rule, level, MappingProxyType(options)))
+            frozen = MappingProxyType(options)
+            enabled.append(EnabledRule(rule, level, frozen, RuleContext(frozen, self.word_lists)))
         return enabled
 
     @property
@@ -194,6 +201,8 @@ def _from_table(table: Any, path: Path, text: str, prefix: str) -> Config:
         expected = _TOP_LEVEL_KEYS[key]
         if key == "invariants":
             continue
+        if key == "word-lists":
+            changes["word_lists"] = _word_lists(value, path, fail)
         if key in ("include", "exclude", "select"):
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
                 raise fail(key, f"expected {expected}; got {value!r}")
@@ -233,6 +242,20 @@ def _invariant_rules(value: Any, path: Path, fail: Any) -> tuple[Rule, ...]:
             taken.add(rule.meta.id)
             rules.append(rule)
     return tuple(rules)
+
+
+def _word_lists(value: Any, path: Path, fail: Any) -> PlainLists:
+    from mechlint.plainlists import load_lists
+
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise fail("word-lists", f"expected {_TOP_LEVEL_KEYS['word-lists']}; got {value!r}")
+    files = []
+    for item in value:
+        target = (path.parent / item).resolve()
+        if not target.is_relative_to(path.parent.resolve()):
+            raise fail("word-lists", f"{item!r} is outside the folder of the configuration file")
+        files.append(target)
+    return load_lists(files)
 
 
 def _rule_tables(

@@ -17,7 +17,6 @@ from mechlint.discovery import Candidate, discover, find_project_root, read_file
 from mechlint.document import Document, load
 from mechlint.model import FileReport, Finding, LocatedTrace, Notification, Region, Report, Result
 from mechlint.report.fingerprint import line_fingerprints
-from mechlint.rules import RuleContext
 from mechlint.rules.schema.unsupported_version import unsupported
 
 INTERNAL_ERROR = "mechlint/internal-error"
@@ -119,7 +118,7 @@ def run_rules(document: Document, enabled: Sequence[EnabledRule], notifications:
         if meta.stage == "engine" or _STAGE_ORDER[meta.stage] > reached:
             continue
         try:
-            found = list(entry.rule.check(document, RuleContext(entry.options)))
+            found = list(entry.rule.check(document, entry.context))
         except Exception as error:  # a crashing rule must not stop the others
             message = f"the rule {meta.id} crashed on this file ({type(error).__name__}: {error}); the other rules ran"
             notifications.append(Notification(message, meta.id, document.path))

@@ -9,7 +9,25 @@ from types import ModuleType
 from mechlint.document import Document
 from mechlint.model import Finding
 from mechlint.rules import Rule, RuleContext
+from mechlint.rules.a11y import (
+    alt_length,
+    alt_missing,
+    alt_redundant,
+    flash_rate,
+    label_missing,
+    language,
+    reading_time,
+)
 from mechlint.rules.mechlint import internal_error, invalid_config, unreadable_file
+from mechlint.rules.plain import (
+    passive_voice,
+    readability,
+    sentence_length,
+    term_consistency,
+    typography_consistency,
+    undefined_acronym,
+    word_choice,
+)
 from mechlint.rules.reference import (
     duplicate_id,
     duplicate_scenario,
@@ -35,6 +53,20 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     state_keys,
     unselected_active,
     duplicate_scenario,
+    alt_missing,
+    alt_length,
+    alt_redundant,
+    label_missing,
+    reading_time,
+    language,
+    flash_rate,
+    sentence_length,
+    word_choice,
+    passive_voice,
+    undefined_acronym,
+    term_consistency,
+    typography_consistency,
+    readability,
     unreadable_file,
     internal_error,
     invalid_config,

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from mechlint.cli import app, main
 
-from .conftest import FIXTURES, ROOT, SEED
+from .conftest import CLEAN, FIXTURES, ROOT, SEED
 
 runner = CliRunner()
 BAD = FIXTURES / "rules" / "reference" / "unknown-target" / "fail-typo-active.json"
@@ -28,7 +28,7 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_clean_file_exits_zero() -> None:
-    result = runner.invoke(app, ["check", str(SEED)])
+    result = runner.invoke(app, ["check", str(CLEAN)])
     assert result.exit_code == 0, result.output
     assert "All checks passed" in result.output
 

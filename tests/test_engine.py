@@ -15,7 +15,7 @@ from mechlint.discovery import glob_regex
 from mechlint.registry import all_rules
 from mechlint.rules import Rule
 
-from .conftest import SEED
+from .conftest import CLEAN, SEED
 
 
 @pytest.mark.parametrize(
@@ -42,9 +42,9 @@ def tree(tmp_path: Path) -> Path:
     (tmp_path / ".git").mkdir()
     folder = tmp_path / "content" / "post" / "mechanisms"
     folder.mkdir(parents=True)
-    shutil.copy(SEED, folder / "seed.json")
+    shutil.copy(CLEAN, folder / "seed.json")
     (tmp_path / "content" / "post" / "source-notes.json").write_text("not json at all")
-    (tmp_path / "content" / "post" / "one.mechanism.json").write_bytes(SEED.read_bytes())
+    (tmp_path / "content" / "post" / "one.mechanism.json").write_bytes(CLEAN.read_bytes())
     (tmp_path / "node_modules" / "mechanisms").mkdir(parents=True)
     (tmp_path / "node_modules" / "mechanisms" / "x.json").write_text("{")
     return tmp_path

@@ -180,7 +180,7 @@ def test_sarif_follows_github_ingestion_rules(defect_report: tuple[Report, Path]
 
 
 def test_sarif_of_a_clean_run_is_valid_and_empty(tmp_path: Path) -> None:
-    report = lint([FIXTURES / "content"], Config(root=FIXTURES), root=FIXTURES, fingerprints=True)
+    report = lint([FIXTURES / "clean"], Config(root=FIXTURES), root=FIXTURES, fingerprints=True)
     data = _sarif(report, FIXTURES)
     jsonschema.Draft4Validator(SARIF_SCHEMA).validate(data)
     assert data["runs"][0]["results"] == []

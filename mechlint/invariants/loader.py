@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from mechlint.datafile import check_schema, line_of, read_toml
 from mechlint.document import Document
 from mechlint.errors import ConfigError
 from mechlint.invariants.explain import explain
@@ -42,52 +41,19 @@ class Invariant:
         return f"invariant/{self.name}"
 
 
-def _line(text: str, needle: str, offset: int = 0) -> int | None:
-    position = text.find(needle)
-    if position < 0:
-        return None
-    return text.count("\n", 0, position + offset) + 1
-
-
-def _schema_error(data: Any, path: Path) -> str | None:
-    from jsonschema import Draft202012Validator
-
-    from mechlint.resources import schema
-    from mechlint.rules.schema.violation import describe_error
-
-    validator = Draft202012Validator(schema(SCHEMA_NAME))
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    for error in errors:
-        for finding in describe_error(error):
-            return finding.message.replace("the document", "the file")
-    return None
-
-
 def _formula(source: str, definitions: dict[str, Node], where: str, path: Path, text: str) -> Node:
     try:
         return parse(source, definitions)
     except FormulaError as error:
-        line = _line(text, source, error.offset) if source else None
+        line = line_of(text, source, error.offset) if source else None
         column = error.offset - source.rfind("\n", 0, error.offset)
         raise ConfigError(f"{where}: {error.message} (at character {column} of the formula)", path, line) from None
 
 
 def load_file(path: Path) -> list[Invariant]:
     """Read and check one invariant file; any mistake is a :class:`ConfigError`."""
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except OSError as error:
-        raise ConfigError(f"cannot read the invariant file: {error.strerror or error}", path) from None
-    except UnicodeDecodeError:
-        raise ConfigError("the invariant file is not UTF-8", path) from None
-    except tomllib.TOMLDecodeError as error:
-        match = re.search(r"line (\d+)", str(error))
-        raise ConfigError(f"not valid TOML: {error}", path, int(match.group(1)) if match else None) from None
-    problem = _schema_error(data, path)
-    if problem:
-        key = re.search(r"\"([^\"]+)\"", problem)
-        raise ConfigError(problem, path, _line(text, key.group(1)) if key else None)
+    data, text = read_toml(path, "the invariant file")
+    check_schema(data, SCHEMA_NAME, path, text)
     invariants = []
     for table in data["invariant"]:
         name = table["name"]

@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from mechlint.document import Document
 from mechlint.model import Finding, Level, TraceStep
+
+if TYPE_CHECKING:
+    from mechlint.plainlists import PlainLists
 
 OptionKind = Literal["integer", "number", "string", "strings", "boolean"]
 
@@ -102,9 +105,19 @@ class RuleMeta:
 
 @dataclass(frozen=True, slots=True)
 class RuleContext:
-    """What a rule may know beyond the document: its options, read-only."""
+    """What a rule may know beyond the document: its options and the run's word lists, read-only."""
 
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    word_lists: PlainLists | None = None
+
+    @property
+    def lists(self) -> PlainLists:
+        """The configured word lists, or the shipped ones."""
+        if self.word_lists is not None:
+            return self.word_lists
+        from mechlint.plainlists import shipped
+
+        return shipped()
 
 
 class CheckFunction(Protocol):

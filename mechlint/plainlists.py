@@ -1,0 +1,107 @@
+"""The plain-language word lists: substitutions and the acronym allow list.
+
+The shipped lists are ``rules/plain/words.toml`` and ``rules/plain/acronyms.toml``;
+files named by ``word-lists`` in the configuration add entries, replace
+entries with the same word, or ``remove`` shipped words. Every file is
+validated by ``schemas/word-lists.schema.json``. The matcher is compiled once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from mechlint.datafile import check_schema, read_toml
+from mechlint.resources import data_folder
+
+SCHEMA_NAME = "word-lists.schema.json"
+SHIPPED = ("plain/words.toml", "plain/acronyms.toml")
+
+
+@dataclass(frozen=True, slots=True)
+class Substitution:
+    word: str
+    use: str
+    why: str
+
+
+def acronym_key(text: str) -> str:
+    """``K/V``, ``KV`` and ``KVs`` are one acronym."""
+    text = text[:-1] if len(text) > 2 and text.endswith("s") else text
+    return re.sub(r"[/\-]", "", text).upper()
+
+
+def inflections(word: str) -> list[str]:
+    """The forms of a word (or of a phrase's first word) that the list also finds."""
+    first, space, rest = word.lower().partition(" ")
+    forms = {first}
+    if len(first) > 3:
+        if first.endswith("e"):
+            forms |= {first + "s", first + "d", first[:-1] + "ing"}
+        elif first.endswith("y") and first[-2] not in "aeiou":
+            forms |= {first[:-1] + "ies", first[:-1] + "ied", first + "ing"}
+        elif first.endswith(("s", "x", "z", "ch", "sh")):
+            forms |= {first + "es", first + "ed", first + "ing"}
+        else:
+            forms |= {first + "s", first + "ed", first + "ing"}
+    return sorted(form + space + rest for form in forms)
+
+
+@dataclass(frozen=True)
+class PlainLists:
+    substitutions: tuple[Substitution, ...] = ()
+    allow: frozenset[str] = frozenset()
+    _forms: dict[str, Substitution] = field(default_factory=dict, compare=False, repr=False)
+    _pattern: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def build(cls, substitutions: Iterable[Substitution], allow: Iterable[str]) -> PlainLists:
+        entries = tuple(substitutions)
+        forms: dict[str, Substitution] = {}
+        for entry in entries:
+            for form in inflections(entry.word):
+                forms.setdefault(" ".join(form.split()), entry)
+        alternatives = sorted(forms, key=len, reverse=True)
+        pattern = None
+        if alternatives:
+            body = "|".join(r"\s+".join(map(re.escape, form.split())) for form in alternatives)
+            pattern = re.compile(rf"(?<![\w'’-])(?:{body})(?![\w'’-])", re.IGNORECASE)
+        return cls(entries, frozenset(acronym_key(item) for item in allow), forms, pattern)
+
+    def find(self, text: str) -> Iterator[tuple[int, int, Substitution]]:
+        """``(start, end, substitution)`` for each listed word or phrase in ``text``."""
+        if self._pattern is None:
+            return
+        for match in self._pattern.finditer(text):
+            entry = self._forms.get(" ".join(match.group(0).lower().split()))
+            if entry is not None:
+                yield match.start(), match.end(), entry
+
+
+def _read(path: Path) -> tuple[list[Substitution], list[str], list[str]]:
+    data, text = read_toml(path, "the word list")
+    check_schema(data, SCHEMA_NAME, path, text)
+    words = [Substitution(item["word"], item["use"], item.get("why", "")) for item in data.get("words", [])]
+    return words, list(data.get("allow", [])), [item.lower() for item in data.get("remove", [])]
+
+
+def load_lists(extra: Iterable[Path] = ()) -> PlainLists:
+    """The shipped lists merged with ``extra`` files, in order; later entries win."""
+    by_word: dict[str, Substitution] = {}
+    allow: list[str] = []
+    for path in (*(data_folder("rules") / name for name in SHIPPED), *extra):
+        words, allowed, removed = _read(path)
+        for entry in words:
+            by_word[entry.word.lower()] = entry
+        for name in removed:
+            by_word.pop(name, None)
+        allow += allowed
+    return PlainLists.build(by_word.values(), allow)
+
+
+@cache
+def shipped() -> PlainLists:
+    return load_lists()

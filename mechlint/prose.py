@@ -1,0 +1,233 @@
+"""The prose of a mechanism file, split the way plain-language rules need it.
+
+:func:`passages` yields every prose string with its JSON pointer and whether
+it is step text (procedural) or descriptive text; labels are included only
+when asked, for the consistency rules. :func:`sentences` and :func:`words`
+return character ranges inside one string, so that a finding can narrow its
+region to the sentence or word at fault.
+
+Words are counted the way Simplified Technical English counts them: a
+hyphenated word, an identifier (``P=4``, ``K/V``, ``p1–p4``), a code span and
+a number with its unit (``3000 ms``) are each one word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from mechlint.views import as_object, items, members, scenarios, steps
+
+Kind = Literal["step", "text", "label"]
+
+
+def word_set(text: str) -> frozenset[str]:
+    """A set of words written as one space-separated string."""
+    return frozenset(text.split())
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    pointer: str
+    text: str
+    kind: Kind
+
+
+_TOP_FIELDS = ("title", "description", "caption", "alt")
+
+
+def passages(data: Any, *, labels: bool = False) -> Iterator[Passage]:
+    """Every prose string of the document, in document order."""
+    root = as_object(data) or {}
+    for name in _TOP_FIELDS:
+        if isinstance(root.get(name), str):
+            yield Passage(f"/{name}", root[name], "text")
+    for _, value, pointer in items(root.get("limitations"), "/limitations"):
+        if isinstance(value, str):
+            yield Passage(pointer, value, "text")
+    if labels:
+        for _, target, pointer in members(root.get("targets"), "/targets"):
+            if isinstance(target, dict) and isinstance(target.get("label"), str):
+                yield Passage(pointer + "/label", target["label"], "label")
+        for _, value, pointer in members(root.get("stateLabels"), "/stateLabels"):
+            if isinstance(value, str):
+                yield Passage(pointer, value, "label")
+    for _, scenario, pointer in scenarios(data):
+        for name in ("title", "description"):
+            if isinstance(scenario.get(name), str):
+                yield Passage(f"{pointer}/{name}", scenario[name], "text")
+        for _, value, state_pointer in members(scenario.get("initial"), pointer + "/initial"):
+            if isinstance(value, str):
+                yield Passage(state_pointer, value, "text")
+        for _, step, step_pointer in steps(scenario, pointer):
+            for name in ("title", "description"):
+                if isinstance(step.get(name), str):
+                    yield Passage(f"{step_pointer}/{name}", step[name], "step")
+            for _, value, state_pointer in members(step.get("state"), step_pointer + "/state"):
+                if isinstance(value, str):
+                    yield Passage(state_pointer, value, "step")
+
+
+# --- words -----------------------------------------------------------------
+
+_JOINERS = r"[-/.=+:@–'’_]"
+_CODE = r"`[^`\n]*`"
+_WORD = rf"[^\W_](?:[\w]|{_JOINERS}(?=[^\W_]))*"
+_TOKEN = re.compile(rf"{_CODE}|{_WORD}")
+_NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
+UNITS = word_set(
+    "ms s sec secs min h ns µs us B KB MB GB TB KiB MiB GiB TiB px em rem Hz kHz MHz GHz % x fps W kW V "
+    "mm cm m km kg g bit bits byte bytes"
+)
+
+
+def code_spans(text: str) -> list[tuple[int, int]]:
+    return [match.span() for match in re.finditer(_CODE, text)]
+
+
+def words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """Character ranges of the words in ``text[start:end]``, counted as STE counts them."""
+    stop = len(text) if end is None else end
+    found: list[tuple[int, int]] = []
+    for match in _TOKEN.finditer(text, start, stop):
+        begin, finish = match.span()
+        gap = text[found[-1][1] : begin] if found else ""
+        if gap == " " and text[begin:finish] in UNITS and _NUMBER.fullmatch(text, *found[-1]):
+            found[-1] = (found[-1][0], finish)
+            continue
+        found.append((begin, finish))
+    return found
+
+
+# --- sentences -------------------------------------------------------------
+
+ABBREVIATIONS = word_set(
+    "e.g i.e cf vs approx fig figs eq eqs no nos dr mr mrs ms prof st al incl resp ca esp etc viz sec ch vol"
+)
+_END = re.compile(r"([.!?]+|…|\.\.\.)([\"'”’)\]]*)(\s+|$)")
+_OPENERS = "\"'“‘([`"
+
+
+def _abbreviation_before(text: str, dot: int) -> bool:
+    match = re.search(r"([A-Za-z]+(?:\.[A-Za-z]+)*)$", text[:dot])
+    return match is not None and match.group(1).lower() in ABBREVIATIONS
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """Character ranges of the sentences of ``text`` (without the space between them).
+
+    A line break always ends a sentence; inside a line, see :func:`_line_sentences`.
+    """
+    out: list[tuple[int, int]] = []
+    start = 0
+    for line in text.split("\n"):
+        out += [(start + a, start + b) for a, b in _line_sentences(line)]
+        start += len(line) + 1
+    return out
+
+
+def _line_sentences(text: str) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    start = 0
+    for match in _END.finditer(text):
+        mark, gap_end = match.group(1), match.end()
+        following = text[gap_end : gap_end + 1]
+        if following:
+            if mark in ("…", "...") or mark.endswith(".."):
+                continue
+            if not (following.isupper() or following.isdigit() or following in _OPENERS):
+                continue
+            if mark == "." and _abbreviation_before(text, match.start(1)):
+                word = re.search(r"([A-Za-z.]+)$", text[: match.start(1)])
+                if not (word and word.group(1).lower() == "etc" and following.isupper()):
+                    continue
+        end = match.end(2)
+        if text[start:end].strip():
+            out.append(_trim(text, start, end))
+        start = gap_end
+    if text[start:].strip():
+        out.append(_trim(text, start, len(text)))
+    return out
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+# --- syllables -------------------------------------------------------------
+
+_SYLLABLE_TABLE = {
+    "every": 2,
+    "everything": 3,
+    "different": 3,
+    "business": 2,
+    "evening": 2,
+    "area": 3,
+    "idea": 3,
+    "real": 1,
+    "really": 2,
+    "create": 2,
+    "created": 3,
+    "creates": 2,
+    "science": 2,
+    "quiet": 2,
+    "being": 2,
+    "doing": 2,
+    "going": 2,
+    "seeing": 2,
+    "the": 1,
+    "queue": 1,
+    "queues": 1,
+    "cache": 1,
+    "caches": 2,
+    "cached": 1,
+    "key": 1,
+    "reuse": 2,
+    "reused": 2,
+    "prefill": 2,
+    "prefills": 2,
+    "someone": 2,
+    "sometimes": 2,
+    "something": 2,
+    "one": 1,
+    "once": 1,
+    "people": 2,
+    "naive": 2,
+    "poem": 2,
+    "fire": 1,
+    "hour": 1,
+    "our": 1,
+    "ok": 2,
+    "data": 2,
+    "via": 2,
+    "variable": 4,
+    "previous": 3,
+}
+
+
+def syllables(word: str) -> int:
+    """A rule-based syllable count, with a small table for words the rules get wrong."""
+    letters = re.sub(r"[^a-z]", "", word.lower())
+    if not letters:
+        return 1 if any(char.isdigit() for char in word) else 0
+    if letters in _SYLLABLE_TABLE:
+        return _SYLLABLE_TABLE[letters]
+    count = len(re.findall(r"[aeiouy]+", letters))
+    if (
+        (letters.endswith("e") and not re.search(r"[^aeiouy]le$", letters) and count > 1)
+        or (letters.endswith("ed") and not letters.endswith(("ted", "ded")) and count > 1)
+        or (letters.endswith("es") and not re.search(r"(?:[sxz]|[cs]h|[cg])es$", letters) and count > 1)
+    ):
+        count -= 1
+    count += len(re.findall(r"[^aeioucts]ia|[^aeiou]eo|[^aeiougq]ua|[^aeiou]io$", letters))
+    return max(count, 1)
+
+
+def is_word(text: str) -> bool:
+    return any(char.isalpha() for char in text)

@@ -1,0 +1,1 @@
+"""Accessibility rules: text alternatives, labels, language, reading time and flashing."""

@@ -1,0 +1,80 @@
+"""Reports a step whose duration is too short to read what appears in it.
+
+The text that appears in a step is its ``description`` plus each ``state``
+value that differs from the previous step's value (for the first step, from
+the scenario's ``initial``), leaving out a value equal to the step's title.
+Reading it takes its number of characters divided by the rate (17 characters
+per second by default, the common norm for adult subtitles), and at least the
+minimum (1 second). The message says how long the text needs and how long
+the step has.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.rules import Example, Option, RuleContext, RuleMeta
+from mechlint.views import as_object, quote, scenarios, steps
+
+META = RuleMeta(
+    id="a11y/reading-time",
+    level=Level.WARNING,
+    summary="A step's duration is too short to read the text that appears in it.",
+    why=(
+        "People who read slowly, read in a second language or use a screen reader need time for each "
+        "step (WCAG 2.2, 2.2.1 Timing Adjustable). Subtitle guidelines for adults use about 17 characters "
+        "per second, and no caption for less than a second."
+    ),
+    location="the step's `duration`",
+    options=(
+        Option("characters-per-second", "number", 17, "the reading rate", minimum=1),
+        Option("minimum-seconds", "number", 1, "the least time any step needs", minimum=0),
+    ),
+    examples=(
+        Example(fires=True, where="/scenarios/0/steps/0/duration", json="1200"),
+        Example(fires=False, where="/scenarios/0/steps/0/duration", json="4000"),
+    ),
+    tags=("accessibility",),
+)
+
+
+def shown_text(step: dict[str, Any], previous: dict[str, Any]) -> list[str]:
+    """The pieces of text a reader has to read in ``step``."""
+    title = step.get("title")
+    title = title.strip() if isinstance(title, str) else None
+    pieces = []
+    if isinstance(step.get("description"), str):
+        pieces.append(step["description"].strip())
+    state = as_object(step.get("state")) or {}
+    for key, value in state.items():
+        if not isinstance(value, str) or value == previous.get(key):
+            continue
+        if value.strip() and value.strip() != title:
+            pieces.append(value.strip())
+    return pieces
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    rate = float(context.options["characters-per-second"])
+    minimum = float(context.options["minimum-seconds"])
+    for _, scenario, pointer in scenarios(document.data):
+        previous = as_object(scenario.get("initial")) or {}
+        for _, step, step_pointer in steps(scenario, pointer):
+            characters = sum(len(" ".join(piece.split())) for piece in shown_text(step, previous))
+            previous = as_object(step.get("state")) or previous
+            duration = step.get("duration")
+            if isinstance(duration, bool) or not isinstance(duration, int) or duration <= 0:
+                continue
+            exact = max(minimum, characters / rate)
+            if duration / 1000 < exact:
+                needed = math.ceil(exact * 10) / 10
+                name = quote(step["title"]) if isinstance(step.get("title"), str) else "this step"
+                yield META.finding(
+                    step_pointer + "/duration",
+                    f"{name} needs {needed:.1f} s to read ({characters} characters at {rate:g} per second), "
+                    f"has {duration / 1000:.1f} s; make it at least {round(needed * 1000)} ms or show less text",
+                )

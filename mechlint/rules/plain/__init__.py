@@ -1,0 +1,1 @@
+"""Plain-language rules over the prose of a mechanism file."""

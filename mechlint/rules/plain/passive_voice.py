@@ -1,0 +1,122 @@
+"""Reports a verb in the passive voice.
+
+A passive is a form of "be" or "get", optionally "not" (or a contraction
+such as "isn't") and up to two adverbs, then a past participle: a regular
+"-ed" form or one of a list of irregular participles ("kept", "shown",
+"written"). To keep false positives down, participles usually used as
+adjectives ("based", "interested", "supposed") are skipped, and so is a
+participle followed directly by a noun-like word, which makes it an
+adjective ("is not measured runtime").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.prose import code_spans, passages, word_set
+from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.views import quote
+
+META = RuleMeta(
+    id="plain/passive-voice",
+    level=Level.NOTE,
+    summary="A verb is in the passive voice; say who does what.",
+    why=(
+        "Active sentences say who acts, which helps readers follow a mechanism step by step. Simplified "
+        "Technical English allows the passive only in descriptive text, and only when the actor is unknown."
+    ),
+    location="the string, narrowed to the verb",
+    examples=(
+        Example(fires=True, where="/scenarios/0/steps/0/description", json='"The blocks are kept by the cache."'),
+        Example(fires=True, where="/caption", json='"The key is not always compared."'),
+        Example(fires=False, where="/scenarios/0/steps/0/description", json='"The cache keeps the blocks."'),
+    ),
+    tags=("plain-language",),
+)
+
+BE = word_set(
+    "am is are was were be been being get gets got gotten getting isn't aren't wasn't weren't isn’t "
+    "aren’t wasn’t weren’t"
+)
+NEGATIONS = frozenset({"not", "never"})
+ADVERBS = word_set(
+    "also always again already still only often once twice now then just even never rarely seldom soon "
+    "first later here there too quite very almost"
+)
+IRREGULAR = word_set(
+    "arisen awoken borne beaten become begun bent bet bid bound bitten blown broken bred brought "
+    "broadcast built burnt bought cast caught chosen clung come cost crept cut dealt dug done drawn "
+    "dreamt drunk driven eaten fallen fed felt fought found fled flung flown forbidden forgotten forgiven "
+    "frozen given gone ground grown hung had heard hidden hit held hurt kept knelt known laid led leant "
+    "leapt learnt left lent let lain lit lost made meant met paid put quit read ridden rung risen run "
+    "said seen sought sold sent set shaken shed shone shot shown shrunk shut sung sunk sat slain slept "
+    "slid slung split spoken spent spilt spun spread sprung stood stolen stuck stung struck strung sworn "
+    "swept swollen swum swung taken taught torn told thought thrown thrust trodden understood undone "
+    "upset woken worn woven wept won wound withdrawn written rebuilt rerun reset rewritten overwritten "
+    "undergone"
+)
+ADJECTIVAL = word_set(
+    "based concerned interested supposed tired pleased surprised worried excited married involved "
+    "experienced advanced detailed complicated sophisticated dedicated qualified unrelated related "
+    "limited used finished done gone aged bored scared ashamed amazed convinced determined prepared "
+    "satisfied"
+)
+NOT_PARTICIPLES = word_set("need seed speed feed bed red shed embed indeed hundred exceed proceed succeed")
+CONTINUERS = word_set(
+    "by to in on at for with from into onto over under after before during until unless because when "
+    "while if as than that which who so and or but nor via per through without within between across "
+    "again once twice later first here there now then too also only still yet instead anyway"
+)
+_TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+
+
+def is_participle(word: str) -> bool:
+    lower = word.lower()
+    if lower in ADJECTIVAL or lower in NOT_PARTICIPLES:
+        return False
+    return lower in IRREGULAR or (len(lower) > 4 and lower.endswith("ed"))
+
+
+def _is_adverb(word: str) -> bool:
+    lower = word.lower()
+    return lower in ADVERBS or (len(lower) > 4 and lower.endswith("ly") and lower not in {"only", "early"})
+
+
+def passives(text: str) -> Iterator[tuple[int, int]]:
+    """Character ranges from the form of "be" to the participle."""
+    code = code_spans(text)
+    tokens = [m for m in _TOKEN.finditer(text) if not any(low <= m.start() < high for low, high in code)]
+    for index, token in enumerate(tokens):
+        if token.group(0).lower() not in BE:
+            continue
+        position = index + 1
+        if position < len(tokens) and tokens[position].group(0).lower() in NEGATIONS:
+            position += 1
+        adverbs = 0
+        while position < len(tokens) and adverbs < 2 and _is_adverb(tokens[position].group(0)):
+            position += 1
+            adverbs += 1
+        if position >= len(tokens) or not is_participle(tokens[position].group(0)):
+            continue
+        participle = tokens[position]
+        if not re.fullmatch(r"[\s\w'’]*", text[token.end() : participle.start()]):
+            continue
+        after = tokens[position + 1] if position + 1 < len(tokens) else None
+        if after is not None and text[participle.end() : after.start()].isspace():
+            word = after.group(0)
+            if word.islower() and word not in CONTINUERS and not _is_adverb(word):
+                continue
+        yield token.start(), participle.end()
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    for passage in passages(document.data):
+        for start, end in passives(passage.text):
+            yield META.finding(
+                passage.pointer,
+                f"{quote(passage.text[start:end])} is passive; say who or what does it (active voice)",
+                span=(start, end),
+            )

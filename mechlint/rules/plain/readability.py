@@ -1,0 +1,69 @@
+"""Reports prose whose Flesch–Kincaid grade is above the limit.
+
+All the file's prose (not labels) is scored together, and only when it has
+at least 100 words: shorter texts give unstable grades. The grade is
+``0.39 × words per sentence + 11.8 × syllables per word − 15.59``, with
+syllables counted by rules and a small table of exceptions (no download, no
+network). Words without letters, like numbers, are not scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.prose import is_word, passages, sentences, syllables, words
+from mechlint.rules import Example, Option, RuleContext, RuleMeta
+
+META = RuleMeta(
+    id="plain/readability",
+    level=Level.NOTE,
+    summary="The Flesch–Kincaid grade of the file's prose is above the limit.",
+    why=(
+        "WCAG 2.2 (3.1.5 Reading Level, AAA) asks for text that a reader with lower secondary education "
+        "(about grade 9) can read, or a simpler version."
+    ),
+    location="the document",
+    options=(
+        Option("max-grade", "number", 9, "the highest grade allowed"),
+        Option("min-words", "integer", 100, "score only files with at least this many words", minimum=1),
+    ),
+    examples=(
+        Example(
+            fires=True,
+            where="/limitations",
+            json='["' + "Implementation-specific considerations necessitate additional computational "
+            "infrastructure, substantially complicating deterministic reproducibility characteristics. " * 8 + '"]',
+        ),
+        Example(fires=False, where="/limitations", json='["The run is an example."]'),
+    ),
+    tags=("plain-language",),
+)
+
+
+def grade(texts: list[str]) -> tuple[float, int]:
+    """The Flesch–Kincaid grade of ``texts`` and their number of words."""
+    word_count = sentence_count = syllable_count = 0
+    for text in texts:
+        for start, end in sentences(text):
+            found = [text[a:b] for a, b in words(text, start, end) if is_word(text[a:b])]
+            if not found:
+                continue
+            sentence_count += 1
+            word_count += len(found)
+            syllable_count += sum(syllables(word) for word in found)
+    if not word_count:
+        return 0.0, 0
+    return 0.39 * word_count / sentence_count + 11.8 * syllable_count / word_count - 15.59, word_count
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    score, count = grade([p.text for p in passages(document.data)])
+    if count >= context.options["min-words"] and score > context.options["max-grade"]:
+        yield META.finding(
+            "",
+            f"the prose reads at Flesch–Kincaid grade {score:.1f} ({count} words), "
+            f"above {context.options['max-grade']:g}; "
+            "use shorter sentences and shorter words",
+        )

@@ -1,0 +1,75 @@
+"""Reports straight and curly apostrophes or quotes mixed in one file.
+
+Straight marks are ``'`` and ``"``; curly ones are ``‘ ’ “ ”``. Code spans
+are skipped, and labels count. When a file has both, every string that uses
+the less common style is reported, at its first such mark, and the message
+says which style dominates (on a tie, the style used first).
+``mechlint fix`` converts the marks to the dominant style.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.prose import code_spans, passages
+from mechlint.rules import Example, RuleContext, RuleMeta
+
+META = RuleMeta(
+    id="plain/typography-consistency",
+    level=Level.WARNING,
+    summary="A file mixes straight and curly apostrophes or quotes.",
+    why=(
+        'Mixed marks look careless, and they break search: a reader searching for "B\'s" does not find '
+        '"B’s". Screen readers may also read the two differently.'
+    ),
+    location="each string that uses the less common style, narrowed to its first such mark",
+    examples=(
+        Example(fires=True, where="/caption", json='"B\'s key matches. Then B’s tail runs."'),
+        Example(fires=False, where="/caption", json='"B’s key matches. Then B’s tail runs."'),
+    ),
+    tags=("plain-language", "consistency"),
+)
+
+STRAIGHT = "'\""
+CURLY = "‘’“”"
+
+
+def marks(text: str) -> list[tuple[int, str]]:
+    """``(offset, style)`` of each apostrophe or quote outside code spans."""
+    code = code_spans(text)
+    found = []
+    for index, char in enumerate(text):
+        if (char in STRAIGHT or char in CURLY) and not any(low <= index < high for low, high in code):
+            found.append((index, "straight" if char in STRAIGHT else "curly"))
+    return found
+
+
+def dominant(counts: dict[str, int], first: str) -> str:
+    if counts["straight"] == counts["curly"]:
+        return first
+    return max(counts, key=lambda style: counts[style])
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    found = [(p, marks(p.text)) for p in passages(document.data, labels=True)]
+    counts = {"straight": 0, "curly": 0}
+    order: list[str] = []
+    for _, passage_marks in found:
+        for _, style in passage_marks:
+            counts[style] += 1
+            order.append(style)
+    if not counts["straight"] or not counts["curly"]:
+        return
+    style = dominant(counts, order[0])
+    other = "curly" if style == "straight" else "straight"
+    for passage, passage_marks in found:
+        offsets = [offset for offset, mark_style in passage_marks if mark_style == other]
+        if offsets:
+            yield META.finding(
+                passage.pointer,
+                f"{other} apostrophe or quote in a file that mostly uses {style} ones "
+                f"({counts[style]} {style}, {counts[other]} {other}); use {style} ones (mechlint fix does it)",
+                span=(offsets[0], offsets[0] + 1),
+            )

@@ -1,0 +1,85 @@
+"""Reports an acronym that the file does not define and the allow list does not know.
+
+An acronym is a word of two or more capital letters, optionally with digits,
+``/``, ``&`` or ``-`` (``TTFT``, ``K/V``, ``FP16``, ``UTF-8``), and an
+optional plural "s". A single capital ("request A") is a name, not an
+acronym. It counts as defined when the file's prose anywhere has
+"words (ABC)" or "ABC (words)". ``K/V`` and ``KV`` are the same acronym.
+Each undefined acronym is reported once, where it first appears. The allow
+list ships in ``rules/plain/acronyms.toml``; extend it with the ``allow``
+option or a word-list file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.plainlists import acronym_key
+from mechlint.prose import code_spans, passages
+from mechlint.rules import Example, Option, RuleContext, RuleMeta
+from mechlint.views import quote
+
+META = RuleMeta(
+    id="plain/undefined-acronym",
+    level=Level.WARNING,
+    summary="An acronym is neither defined in the file nor on the allow list.",
+    why=(
+        "An unexplained acronym stops a reader who does not know it (WCAG 2.2, 3.1.4 Abbreviations; "
+        "Simplified Technical English asks to explain abbreviations)."
+    ),
+    location="the string, narrowed to the first use of the acronym",
+    options=(Option("allow", "strings", [], "more acronyms to accept without a definition"),),
+    examples=(
+        Example(fires=True, where="/caption", json='"The TTFT is short."'),
+        Example(fires=False, where="/caption", json='"The time to first token (TTFT) is short."'),
+        Example(fires=False, where="/caption", json='"The GPU keeps the blocks."', note="on the allow list"),
+    ),
+    tags=("plain-language",),
+)
+
+ACRONYM = re.compile(r"(?<![\w/&-])([A-Z][A-Z0-9]*(?:[/&-][A-Z0-9]+)*)(s?)(?![\w/&-])")
+
+
+def acronyms(text: str) -> Iterator[tuple[int, int, str]]:
+    code = code_spans(text)
+    for match in ACRONYM.finditer(text):
+        word = match.group(1)
+        if sum(char.isupper() for char in word) < 2 or any(low <= match.start() < high for low, high in code):
+            continue
+        yield match.start(), match.end(1), word
+
+
+def definitions(text: str) -> set[str]:
+    found = set()
+    for start, end, word in acronyms(text):
+        before = text[:start].rstrip()
+        after = text[end:].lstrip()
+        if (
+            before.endswith("(") and text[end:].lstrip().startswith(")") and re.search(r"[A-Za-z]{2,}\W*$", before[:-1])
+        ) or (after.startswith("(") and re.match(r"\(\s*[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z-]+)+", after)):
+            found.add(acronym_key(word))
+    return found
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    prose = list(passages(document.data))
+    allowed = context.lists.allow | {acronym_key(item) for item in context.options["allow"]}
+    defined: set[str] = set()
+    for passage in prose:
+        defined |= definitions(passage.text)
+    reported: set[str] = set()
+    for passage in prose:
+        for start, end, word in acronyms(passage.text):
+            key = acronym_key(word)
+            if key in allowed or key in defined or key in reported:
+                continue
+            reported.add(key)
+            yield META.finding(
+                passage.pointer,
+                f"the acronym {quote(word)} is not defined in this file; write it out once, as in "
+                f'"words ({word})", or add it to the allow list',
+                span=(start, end),
+            )

@@ -1,0 +1,52 @@
+"""Reports a word or phrase on the substitution list, with its plain alternative.
+
+The list ships in ``rules/plain/words.toml``; each entry names the word or
+phrase, what to use instead, and why. Matching is whole-word and
+case-insensitive, and covers the inflections of the entry's first word
+("utilize", "utilizes", "utilized", "utilizing"). Code spans are skipped. Add
+entries, replace them or remove shipped ones with a word-list file named in
+``word-lists`` of the configuration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.prose import code_spans, passages
+from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.views import quote
+
+META = RuleMeta(
+    id="plain/word-choice",
+    level=Level.WARNING,
+    summary="A word or phrase on the substitution list appears; use the plain alternative.",
+    why=(
+        "Common short words are understood faster and by more readers, including those reading in a second "
+        "language (US Federal Plain Language Guidelines; Simplified Technical English uses one plain word "
+        "for one meaning)."
+    ),
+    location="the string, narrowed to the word or phrase",
+    examples=(
+        Example(fires=True, where="/scenarios/0/steps/0/description", json='"A utilizes two blocks."'),
+        Example(fires=True, where="/caption", json='"Prior to the check, B waits."'),
+        Example(fires=False, where="/scenarios/0/steps/0/description", json='"A uses two blocks."'),
+    ),
+    tags=("plain-language",),
+)
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    lists = context.lists
+    for passage in passages(document.data):
+        code = code_spans(passage.text)
+        for start, end, entry in lists.find(passage.text):
+            if any(low <= start < high for low, high in code):
+                continue
+            reason = f" ({entry.why})" if entry.why else ""
+            yield META.finding(
+                passage.pointer,
+                f"{quote(passage.text[start:end])}: use {quote(entry.use)} instead{reason}",
+                span=(start, end),
+            )
