@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Optional
@@ -82,15 +81,9 @@ def write_output(text: str, output: Path | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    folder = output.resolve().parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, output)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    from mechlint.edit import write_atomically
+
+    write_atomically(output, data)
 
 
 def _error(message: str) -> None:
@@ -150,6 +143,47 @@ def check(
     worst, threshold = report.worst(), config.fail_level
     failed = worst is not None and threshold is not None and worst >= threshold
     raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+
+
+@app.command()
+def fix(
+    paths: Annotated[Optional[list[Path]], typer.Argument(help="Files and folders to fix (default: .).")] = None,  # noqa: UP045
+    diff: Annotated[bool, typer.Option("--diff", help="Show what would change; write nothing.")] = False,
+    config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
+    root: Annotated[Path | None, typer.Option(help="Repository root (default: the nearest folder with .git).")] = None,
+) -> None:
+    """Apply safe, mechanical fixes to string values (typography); --diff only shows them."""
+    from mechlint.config import load_config
+    from mechlint.discovery import UsageError, find_project_root
+    from mechlint.errors import ConfigError
+    from mechlint.fix import fix_paths, write_fixes
+
+    try:
+        config = load_config(config_file)
+    except ConfigError as error:
+        _error(f"{error} [mechlint/invalid-config]")
+        raise typer.Exit(EXIT_USAGE) from None
+    project_root = (root or find_project_root(Path.cwd())).resolve()
+    try:
+        fixes, skipped = fix_paths([str(p) for p in paths or [Path(".")]], config, project_root)
+    except UsageError as error:
+        _error(str(error))
+        raise typer.Exit(EXIT_USAGE) from None
+    for problem in skipped:
+        _error(f"not fixed: {problem}")
+    count = sum(f.count for f in fixes)
+    files = f"{len(fixes)} file{'s' if len(fixes) != 1 else ''}"
+    if diff:
+        write_output("".join(f.diff() for f in fixes), None)
+        typer.echo(f"Would fix {count} problem{'s' if count != 1 else ''} in {files}.", err=True)
+        raise typer.Exit(EXIT_FINDINGS if fixes else EXIT_OK)
+    try:
+        write_fixes(fixes)
+    except OSError as error:
+        _error(f"cannot write a fixed file: {error.strerror or error} ({error.filename})")
+        raise typer.Exit(EXIT_USAGE) from None
+    typer.echo(f"Fixed {count} problem{'s' if count != 1 else ''} in {files}.", err=True)
+    raise typer.Exit(EXIT_OK)
 
 
 @app.command("rules")

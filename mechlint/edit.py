@@ -1,0 +1,71 @@
+"""Edits that change only string values of a JSON file and keep everything else.
+
+A :class:`StringEdit` replaces characters ``[start, end)`` of the *decoded*
+value of the string at ``pointer``; :func:`apply_edits` maps those offsets to
+the file's text through the escapes of the literal, so indentation, key
+order, escapes elsewhere and line endings stay as they were.
+:func:`write_atomically` writes through a temporary file and a rename, so an
+interrupted run never leaves a half-written file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mechlint.document import Document
+from mechlint.jsonscan import string_offsets
+
+
+@dataclass(frozen=True, slots=True)
+class StringEdit:
+    pointer: str
+    start: int
+    end: int
+    replacement: str
+
+
+def _encode(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def apply_edits(document: Document, edits: Iterable[StringEdit]) -> str:
+    """The document's text with ``edits`` applied; edits of non-strings are skipped."""
+    spans = document.scan().values
+    changes: list[tuple[int, int, str]] = []
+    for edit in edits:
+        span = spans.get(edit.pointer)
+        if span is None or document.text[span[0] : span[0] + 1] != '"':
+            continue
+        offsets = string_offsets(document.text, *span)
+        if not 0 <= edit.start <= edit.end < len(offsets):
+            continue
+        changes.append((offsets[edit.start], offsets[edit.end], _encode(edit.replacement)))
+    text = document.text
+    for start, end, replacement in sorted(changes, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` through a temporary file in the same folder, keeping its mode."""
+    folder = path.resolve().parent
+    try:
+        mode: int | None = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mode = None
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
