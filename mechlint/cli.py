@@ -126,6 +126,7 @@ def check(
             config,
             root=project_root,
             fingerprints=output_format is Format.sarif,
+            source_root=root,
         )
     except UsageError as error:
         _error(str(error))

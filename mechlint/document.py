@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import codecs
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from mechlint.jsonscan import JsonSyntaxError, ScanResult, scan, string_offsets
@@ -52,7 +54,16 @@ class Document:
     data: Any = None
     parsed: bool = False
     load_findings: list[Finding] = field(default_factory=list)
+    #: Where the file is on disk (absolute), when it came from a file.
+    location: Path | None = None
     _scan: ScanResult | None = None
+    _memo: dict[str, Any] = field(default_factory=dict)
+
+    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+        """A value computed once per document and shared by the rules that need it."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     @property
     def lines(self) -> list[str]:

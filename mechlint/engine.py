@@ -18,6 +18,7 @@ from mechlint.document import Document, load
 from mechlint.model import FileReport, Finding, LocatedTrace, Notification, Region, Report, Result
 from mechlint.report.fingerprint import line_fingerprints
 from mechlint.rules.schema.unsupported_version import unsupported
+from mechlint.run import Run
 
 INTERNAL_ERROR = "mechlint/internal-error"
 UNREADABLE_FILE = "mechlint/unreadable-file"
@@ -46,22 +47,31 @@ def lint(
     *,
     root: Path | None = None,
     fingerprints: bool = False,
+    source_root: Path | None = None,
 ) -> Report:
-    """Check every mechanism file under ``paths`` and return the whole report."""
+    """Check every mechanism file under ``paths`` and return the whole report.
+
+    Source paths are relative to ``source_root`` when given, else to the git
+    repository that holds each mechanism file.
+    """
     cwd = Path.cwd()
     config = config if config is not None else load_config(start=cwd)
     root = (root or find_project_root(cwd)).resolve()
     base = config.root if config.source else root
-    enabled = config.enabled()
+    run = Run(root=root, source_root=source_root, frozen_pattern=_frozen_pattern(config))
+    enabled = [replace(e, context=replace(e.context, run=run)) for e in config.enabled()]
     candidates = discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base)
     files: list[FileReport] = []
     notifications: list[Notification] = []
     checked = 0
-    for candidate in candidates:
-        checked += 1
-        report = lint_file(candidate, config, enabled, root, cwd, notifications, fingerprints)
-        if report.results:
-            files.append(report)
+    try:
+        for candidate in candidates:
+            checked += 1
+            report = lint_file(candidate, config, enabled, root, cwd, notifications, fingerprints)
+            if report.results:
+                files.append(report)
+    finally:
+        run.close()
     return Report(
         files=tuple(sorted(files, key=lambda f: f.path)),
         files_checked=checked,
@@ -90,12 +100,18 @@ def lint_file(
         result = Result(shown, UNREADABLE_FILE, level, f"{shown} {raw}", "", Region(1, 1, 1, 1))
         return FileReport(shown, uri, (result,))
     document = load(shown, raw)
+    document.location = path.absolute()
     findings = run_rules(document, enabled, notifications)
     if not findings:
         return FileReport(shown, uri, ())
     results = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
     hashes = line_fingerprints(raw.decode("utf-8", "replace")) if fingerprints else {}
     return FileReport(shown, uri, tuple(results), hashes)
+
+
+def _frozen_pattern(config: Config) -> str | None:
+    pattern = config.options.get("provenance/frozen-copy-mismatch", {}).get("pattern")
+    return pattern if isinstance(pattern, str) else None
 
 
 def lint_bytes(raw: bytes, path: str = "<memory>", config: Config | None = None) -> list[Result]:

@@ -28,6 +28,16 @@ from mechlint.rules.plain import (
     undefined_acronym,
     word_choice,
 )
+from mechlint.rules.provenance import (
+    digest_mismatch,
+    frozen_copy_mismatch,
+    frozen_resolved,
+    history_unavailable,
+    missing_source,
+    stale_source,
+    unpinned_source,
+    unsafe_path,
+)
 from mechlint.rules.reference import (
     duplicate_id,
     duplicate_scenario,
@@ -53,6 +63,14 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     state_keys,
     unselected_active,
     duplicate_scenario,
+    unsafe_path,
+    missing_source,
+    digest_mismatch,
+    stale_source,
+    frozen_resolved,
+    frozen_copy_mismatch,
+    unpinned_source,
+    history_unavailable,
     alt_missing,
     alt_length,
     alt_redundant,

@@ -8,7 +8,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-SEED = FIXTURES / "content" / "blog" / "2026-06-11_life-of-a-request-vllm" / "mechanisms" / "prefix-cache.json"
+#: The real mechanism file this project started from, byte for byte.
+SEED = FIXTURES / "seed" / "mechanisms" / "prefix-cache.json"
 #: The seed with its inconsistencies fixed and slower steps: no rule fires on it.
 CLEAN = FIXTURES / "clean" / "mechanisms" / "prefix-cache.json"
 

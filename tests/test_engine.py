@@ -15,7 +15,7 @@ from mechlint.discovery import glob_regex
 from mechlint.registry import all_rules
 from mechlint.rules import Rule
 
-from .conftest import CLEAN, SEED
+from .conftest import CLEAN, FIXTURES
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_a_crashing_rule_becomes_internal_error(monkeypatch: pytest.MonkeyPatch,
         for rule in all_rules()
     )
     monkeypatch.setattr("mechlint.config.rules_by_id", lambda: {r.meta.id: r for r in broken})
-    bad = SEED.parent.parent.parent.parent.parent / "rules" / "reference" / "unknown-target" / "fail-typo-active.json"
+    bad = FIXTURES / "rules" / "reference" / "unknown-target" / "fail-typo-active.json"
     report = lint([bad], Config(root=tmp_path), root=tmp_path)
     rules = {r.rule_id for r in report.results}
     assert "mechlint/internal-error" in rules

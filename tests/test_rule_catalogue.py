@@ -10,12 +10,15 @@ from typing import Any
 import pytest
 
 import mechlint.rules
+from mechlint import lint
+from mechlint.config import Config
 from mechlint.docs import expected_files
 from mechlint.engine import lint_bytes
 from mechlint.registry import RULE_MODULES, all_rules
 from mechlint.rules import Example
 
 from .conftest import ROOT
+from .gitrepo import example_repository, shallow_clone
 
 # The ids that ../shared/spec/rules.md requires for the families built so far.
 REQUIRED_IDS = {
@@ -118,9 +121,22 @@ def test_the_base_document_is_clean() -> None:
 EXAMPLES = [(rule.meta.id, example) for rule in all_rules() for example in rule.meta.examples]
 
 
+@pytest.fixture(scope="module")
+def example_repositories(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The repositories the examples run in: full history, and a depth-1 clone of it."""
+    full = example_repository(tmp_path_factory.mktemp("examples") / "repo")
+    shallow = shallow_clone(full, tmp_path_factory.mktemp("examples") / "shallow")
+    return {"": full, "shallow": shallow}
+
+
 @pytest.mark.parametrize(("rule_id", "example"), EXAMPLES, ids=[f"{r}-{i}" for i, (r, _) in enumerate(EXAMPLES)])
-def test_documented_example(rule_id: str, example: Example) -> None:
-    fired = {result.rule_id for result in lint_bytes(example_document(example))}
+def test_documented_example(rule_id: str, example: Example, example_repositories: dict[str, Path]) -> None:
+    repository = example_repositories[example.setup]
+    target = repository / "mechanisms" / f"example-{EXAMPLES.index((rule_id, example))}.json"
+    target.parent.mkdir(exist_ok=True)
+    target.write_bytes(example_document(example))
+    report = lint([target], Config(root=repository), root=repository)
+    fired = {result.rule_id for result in report.results}
     assert (rule_id in fired) is example.fires
 
 

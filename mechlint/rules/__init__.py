@@ -18,6 +18,7 @@ from mechlint.model import Finding, Level, TraceStep
 
 if TYPE_CHECKING:
     from mechlint.plainlists import PlainLists
+    from mechlint.run import Run
 
 OptionKind = Literal["integer", "number", "string", "strings", "boolean"]
 
@@ -75,6 +76,8 @@ class Example:
     json: str
     where: str | None = None
     note: str = ""
+    #: The repository the example runs in: "" (full history) or "shallow" (a depth-1 clone).
+    setup: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +112,7 @@ class RuleContext:
 
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     word_lists: PlainLists | None = None
+    run: Run | None = None
 
     @property
     def lists(self) -> PlainLists:

@@ -1,0 +1,125 @@
+"""A persistent cache of git blob id → SHA-256 of its bytes, in SQLite.
+
+Blobs never change, so an entry never goes stale. The cache lives in the
+repository's git common folder (``.git/mechlint/blobs.sqlite3``), or in the
+user's cache folder when that is not writable, or in memory as a last
+resort. It is safe under concurrent runs (SQLite locking, a busy timeout,
+short transactions), and a corrupt file is deleted and rebuilt. Callers never
+trust it for a final answer: the winning blob is hashed again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS blobs (oid TEXT PRIMARY KEY, kind TEXT NOT NULL, sha256 TEXT, lfs TEXT);
+CREATE INDEX IF NOT EXISTS blobs_sha256 ON blobs (sha256);
+CREATE INDEX IF NOT EXISTS blobs_lfs ON blobs (lfs);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS reachable (oid TEXT PRIMARY KEY);
+"""
+VERSION = "1"
+
+
+def _user_cache_folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "mechlint"
+
+
+class BlobCache:
+    def __init__(self, common_dir: Path | None) -> None:
+        self.location = ":memory:"
+        self.connection = self._open(common_dir)
+
+    def _candidates(self, common_dir: Path | None) -> list[Path]:
+        found = []
+        if common_dir is not None:
+            found.append(common_dir / "mechlint" / "blobs.sqlite3")
+            key = hashlib.sha256(str(common_dir.resolve()).encode()).hexdigest()[:16]
+            found.append(_user_cache_folder() / f"blobs-{key}.sqlite3")
+        return found
+
+    def _open(self, common_dir: Path | None) -> sqlite3.Connection:
+        for path in self._candidates(common_dir):
+            for _attempt in range(2):
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    connection = sqlite3.connect(path, timeout=10, isolation_level=None)
+                    connection.execute("PRAGMA busy_timeout = 10000")
+                    connection.executescript(_SCHEMA)
+                    stored = connection.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+                    if stored is None:
+                        connection.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (VERSION,))
+                    elif stored[0] != VERSION:
+                        raise sqlite3.DatabaseError("an older cache format")
+                    connection.execute("PRAGMA quick_check").fetchone()
+                    self.location = str(path)
+                    return connection
+                except sqlite3.DatabaseError:
+                    # corrupt or foreign: remove it and try once more
+                    try:
+                        path.unlink()
+                    except OSError:
+                        break
+                except (sqlite3.Error, OSError):
+                    break
+        connection = sqlite3.connect(":memory:", isolation_level=None)
+        connection.executescript(_SCHEMA)
+        return connection
+
+    def known(self, oids: Iterable[str]) -> set[str]:
+        wanted = list(oids)
+        found: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.connection.execute(f"SELECT oid FROM blobs WHERE oid IN ({marks})", chunk)
+            found.update(row[0] for row in rows)
+        return found
+
+    def add(self, rows: Iterable[tuple[str, str, str | None, str | None]]) -> None:
+        """Store ``(oid, kind, sha256, lfs oid)`` rows."""
+        try:
+            with self.connection:
+                self.connection.execute("BEGIN IMMEDIATE")
+                self.connection.executemany("INSERT OR IGNORE INTO blobs VALUES (?, ?, ?, ?)", rows)
+        except sqlite3.Error:
+            pass
+
+    def sha256_of(self, oid: str) -> str | None:
+        row = self.connection.execute("SELECT sha256 FROM blobs WHERE oid = ?", (oid,)).fetchone()
+        return row[0] if row else None
+
+    def lfs_of(self, oid: str) -> str | None:
+        row = self.connection.execute("SELECT lfs FROM blobs WHERE oid = ?", (oid,)).fetchone()
+        return row[0] if row else None
+
+    def blobs_with(self, digest: str) -> list[str]:
+        """Reachable blobs whose bytes, or whose LFS pointer, have this SHA-256."""
+        rows = self.connection.execute(
+            "SELECT b.oid FROM blobs b JOIN reachable r ON r.oid = b.oid WHERE b.sha256 = ? OR b.lfs = ?",
+            (digest, digest),
+        )
+        return [row[0] for row in rows]
+
+    def reachable_state(self) -> str | None:
+        row = self.connection.execute("SELECT value FROM meta WHERE key = 'refs'").fetchone()
+        return row[0] if row else None
+
+    def set_reachable(self, refs: str, oids: Iterable[str]) -> None:
+        try:
+            with self.connection:
+                self.connection.execute("BEGIN IMMEDIATE")
+                self.connection.execute("DELETE FROM reachable")
+                self.connection.executemany("INSERT OR IGNORE INTO reachable VALUES (?)", ((o,) for o in oids))
+                self.connection.execute("INSERT OR REPLACE INTO meta VALUES ('refs', ?)", (refs,))
+        except sqlite3.Error:
+            pass
+
+    def close(self) -> None:
+        self.connection.close()

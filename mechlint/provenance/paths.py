@@ -1,0 +1,151 @@
+"""Source paths, checked before the disk is touched, and hashed without trusting the file.
+
+:func:`path_problem` refuses what a source path must never be (absolute,
+``..``, ``.git``, control or invisible characters, a backslash, a leading
+``-``). :func:`hash_source` then resolves the path inside the repository,
+refuses links that lead out and anything that is not a regular file, and
+streams the bytes through SHA-256 with a size cap; a FIFO or a device is
+never opened for reading.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+MAX_SOURCE_SIZE = 256 * 1024 * 1024
+#: Files up to this size are kept in memory to explain a mismatch (line endings, LFS pointers).
+KEEP_BYTES = 4 * 1024 * 1024
+
+
+def path_problem(path: str) -> str | None:
+    """Why ``path`` may not be used as a source path, or ``None``."""
+    if not path:
+        return "the path is empty"
+    for char in path:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cf", "Zl", "Zp"):
+            return f"the path contains the control or invisible character U+{ord(char):04X}"
+    if "\\" in path:
+        return "the path contains a backslash; use / between folders"
+    if path.startswith("-"):
+        return "the path starts with '-'"
+    if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
+        return "the path is absolute; write it relative to the repository root"
+    for part in path.split("/"):
+        if part in ("", "."):
+            return "the path has an empty or '.' component"
+        if part == "..":
+            return "the path has a '..' component"
+        if part.rstrip(". ").casefold() == ".git":
+            return "the path goes into .git"
+    return None
+
+
+Kind = Literal["file", "absent", "special", "outside", "unreadable"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    """What is at a source path in the working tree."""
+
+    kind: Kind
+    sha256: str = ""
+    size: int = 0
+    data: bytes | None = None
+    detail: str = ""
+
+
+def _describe(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE) -> FileState:
+    """Hash the working-tree file at ``root/path``; ``path`` passed :func:`path_problem`."""
+    candidate = root / path
+    try:
+        real = Path(os.path.realpath(candidate, strict=True))
+    except FileNotFoundError:
+        if os.path.lexists(candidate):
+            return FileState("outside", detail="is a broken symbolic link")
+        return FileState("absent")
+    except (OSError, RuntimeError) as error:
+        if (isinstance(error, OSError) and error.errno == 40) or isinstance(error, RuntimeError):
+            return FileState("outside", detail="is a symbolic link loop")
+        return FileState("unreadable", detail=f"cannot be read ({getattr(error, 'strerror', None) or error})")
+    if not real.is_relative_to(root.resolve()):
+        return FileState("outside", detail="resolves, through a symbolic link, to a place outside the repository")
+    try:
+        info = os.stat(real)
+    except OSError as error:
+        return FileState("unreadable", detail=f"cannot be read ({error.strerror or error})")
+    if not stat.S_ISREG(info.st_mode):
+        return FileState("special", detail=f"is {_describe(info.st_mode)}, not a regular file; it is not read")
+    if info.st_size > max_size:
+        return FileState("unreadable", detail=f"is {info.st_size} bytes, more than the {max_size}-byte limit")
+    try:
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as error:
+        return FileState("unreadable", detail=f"cannot be read ({error.strerror or error})")
+    digest = hashlib.sha256()
+    kept: list[bytes] = []
+    size = 0
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return FileState("special", detail="changed into a special file while it was opened; it is not read")
+        while chunk := os.read(fd, 1 << 20):
+            size += len(chunk)
+            if size > max_size:
+                return FileState("unreadable", detail=f"grew past the {max_size}-byte limit while it was read")
+            digest.update(chunk)
+            if size <= KEEP_BYTES:
+                kept.append(chunk)
+    except OSError as error:
+        return FileState("unreadable", detail=f"cannot be read ({error.strerror or error})")
+    finally:
+        os.close(fd)
+    return FileState("file", digest.hexdigest(), size, b"".join(kept) if size <= KEEP_BYTES else None)
+
+
+def git_blob_id(data: bytes) -> str:
+    """The SHA-1 object id git gives these bytes as a blob."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def lfs_oid(data: bytes | None) -> str | None:
+    """The ``oid sha256:`` of a Git LFS pointer file, or ``None`` when ``data`` is not one."""
+    if data is None or len(data) > 1024 or not data.startswith(b"version https://git-lfs.github.com/spec/v1\n"):
+        return None
+    for line in data.split(b"\n"):
+        if line.startswith(b"oid sha256:"):
+            oid = line[len(b"oid sha256:") :].decode("ascii", "replace")
+            if len(oid) == 64 and all(c in "0123456789abcdef" for c in oid):
+                return oid
+    return None
+
+
+def line_ending_variants(data: bytes | None) -> dict[str, str]:
+    """SHA-256 of ``data`` with CRLF made LF and LF made CRLF, by how they were made."""
+    if data is None or b"\0" in data[:8000]:
+        return {}
+    variants = {}
+    if b"\r\n" in data:
+        variants[hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()] = "with LF line endings"
+    if b"\n" in data:
+        crlf = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+        if crlf != data:
+            variants[hashlib.sha256(crlf).hexdigest()] = "with CRLF line endings"
+    return variants

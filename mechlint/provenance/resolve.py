@@ -1,0 +1,377 @@
+"""Classify every source of a mechanism: fine, or which ``provenance/`` finding and why.
+
+One :class:`Provenance` serves a whole run: it opens each repository's
+history only when a source needs it, keeps one ``git cat-file`` process and
+one blob cache per repository, and remembers each answer, so a source shared
+by many mechanisms is resolved once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mechlint.provenance.cache import BlobCache
+from mechlint.provenance.git import GitError, History, Revision, open_history
+from mechlint.provenance.index import BlobIndex
+from mechlint.provenance.paths import FileState, hash_source, lfs_oid, line_ending_variants, path_problem
+from mechlint.views import as_object, items, quote
+
+DIGEST = re.compile(r"[0-9a-f]{64}")
+DEFAULT_FROZEN = "research/*/before/**"
+FETCH_FIX = "fetch the full history (git fetch --unshallow; in GitHub Actions, actions/checkout with fetch-depth: 0)"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    rule: str
+    pointer: str
+    message: str
+
+
+@dataclass
+class Repository:
+    """The folder sources are relative to, and (lazily) the history of the repository holding it."""
+
+    base: Path
+    toplevel: Path | None
+    _history: History | None = None
+    _index: BlobIndex | None = None
+    reason: str = ""
+    _opened: bool = False
+    answers: dict[tuple[str, str | None], list[Outcome]] = field(default_factory=dict)
+
+    @property
+    def prefix(self) -> str:
+        if self.toplevel is None or self.base == self.toplevel:
+            return ""
+        return self.base.relative_to(self.toplevel).as_posix() + "/"
+
+    def history(self) -> History | None:
+        if not self._opened:
+            self._opened = True
+            if self.toplevel is None:
+                self.reason = "the folder is not in a git repository"
+            else:
+                try:
+                    self._history = open_history(self.toplevel)
+                except GitError as error:
+                    self.reason = str(error)
+        return self._history
+
+    def index(self) -> BlobIndex | None:
+        history = self.history()
+        if history is not None and self._index is None:
+            self._index = BlobIndex(history, BlobCache(history.common_dir))
+        return self._index
+
+    def close(self) -> None:
+        if self._history is not None:
+            self._history.close()
+        if self._index is not None:
+            self._index.cache.close()
+
+
+def _simple_glob(text: str) -> str:
+    return "".join("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c) for c in text)
+
+
+def frozen_regex(pattern: str) -> re.Pattern[str]:
+    """``research/*/before/**`` as a regex whose group ``original`` is what the last ``**`` matched."""
+    pattern = pattern.strip("/")
+    if "**" not in pattern:
+        pattern += "/**"
+    head, _, tail = pattern.rpartition("**")
+    head = head.replace("**/", "\0")
+    body = "(?:[^/]*/)*".join(_simple_glob(part) for part in head.split("\0"))
+    return re.compile(f"{body}(?P<original>.+?){_simple_glob(tail)}", re.DOTALL)
+
+
+def git_toplevel(start: Path) -> Path | None:
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+class Provenance:
+    """Answers for every source of every document of one run."""
+
+    def __init__(
+        self, source_root: Path | None = None, frozen: str = DEFAULT_FROZEN, fallback: Path | None = None
+    ) -> None:
+        self.source_root = source_root.resolve() if source_root else None
+        self.fallback = fallback.resolve() if fallback else None
+        self.repositories: dict[Path, Repository] = {}
+        self.frozen = frozen_regex(frozen) if frozen else None
+
+    def repository(self, location: Path) -> Repository:
+        toplevel = git_toplevel(location.parent)
+        base = self.source_root or toplevel or self.fallback or location.parent
+        if base not in self.repositories:
+            top = git_toplevel(base) if self.source_root else toplevel
+            self.repositories[base] = Repository(base, top)
+        return self.repositories[base]
+
+    def outcomes(self, data: Any, location: Path) -> list[Outcome]:
+        repository = self.repository(location)
+        found: list[Outcome] = []
+        for index, source, pointer in items((as_object(data) or {}).get("sources"), "/sources"):
+            if not isinstance(source, dict) or not isinstance(source.get("path"), str):
+                continue
+            digest = source.get("sha256")
+            digest = digest if isinstance(digest, str) else None
+            key = (source["path"], digest)
+            if key not in repository.answers:
+                repository.answers[key] = list(Source(self, repository, source["path"], digest).classify())
+            found += [Outcome(o.rule, pointer + o.pointer, o.message) for o in repository.answers[key]]
+            del index
+        return found
+
+    def frozen_original(self, path: str) -> str | None:
+        if self.frozen is None:
+            return None
+        match = self.frozen.fullmatch(path)
+        return match.group("original") if match else None
+
+    def close(self) -> None:
+        for repository in self.repositories.values():
+            repository.close()
+
+
+class Source:
+    """The classification of one ``(path, sha256)`` in one repository."""
+
+    def __init__(self, owner: Provenance, repository: Repository, path: str, digest: str | None) -> None:
+        self.owner = owner
+        self.repo = repository
+        self.path = path
+        self.digest = digest
+
+    def classify(self) -> list[Outcome]:
+        problem = path_problem(self.path)
+        if problem:
+            return [Outcome("provenance/unsafe-path", "/path", f"{quote(self.path, 200)}: {problem}; nothing was read")]
+        state = hash_source(self.repo.base, self.path)
+        if state.kind in ("outside", "special", "unreadable"):
+            return [Outcome("provenance/unsafe-path", "/path", f"{quote(self.path, 200)} {state.detail}")]
+        if self.digest is None:
+            return self._unpinned(state)
+        if not DIGEST.fullmatch(self.digest):
+            return []  # schema/violation says what is wrong with the digest
+        out: list[Outcome] = []
+        matches = state.kind == "file" and (state.sha256 == self.digest or lfs_oid(state.data) == self.digest)
+        if not matches:
+            out += self._mismatch(state)
+        original = self.owner.frozen_original(self.path)
+        if original is not None:
+            out += self._frozen_claim(original)
+        return out
+
+    # -- the cases -----------------------------------------------------------
+
+    def _unavailable(self, what: str) -> Outcome:
+        history = self.repo.history()
+        why = self.repo.reason if history is None else self._incomplete_reason(history)
+        return Outcome("provenance/history-unavailable", "/path", f"{what}, but {why}; {FETCH_FIX}")
+
+    @staticmethod
+    def _incomplete_reason(history: History) -> str:
+        state = history.state()
+        return "this is a shallow clone" if state.shallow else "this is a partial clone (objects may be missing)"
+
+    def _unpinned(self, state: FileState) -> list[Outcome]:
+        out = [
+            Outcome(
+                "provenance/unpinned-source",
+                "",
+                f"the source {quote(self.path, 200)} has no sha256; run mechlint pin to add it",
+            )
+        ]
+        if state.kind == "absent":
+            history = self.repo.history()
+            if history is None or not history.complete:
+                out.append(self._unavailable(f"nothing is at {quote(self.path, 200)} in the working tree"))
+            elif not self._revisions(self.path):
+                out.append(self._missing())
+        return out
+
+    def _missing(self) -> Outcome:
+        return Outcome(
+            "provenance/missing-source",
+            "/path",
+            f"nothing is at {quote(self.path, 200)}, and nothing ever was in the history of this repository; "
+            "fix the path or remove the source",
+        )
+
+    def _revisions(self, path: str) -> list[Revision]:
+        history = self.repo.history()
+        if history is None:
+            return []
+        try:
+            return history.path_history(self.repo.prefix + path)
+        except GitError:
+            return []
+
+    def _hit(self, revisions: list[Revision]) -> Revision | None:
+        """The newest revision that brought the pinned bytes to the path (a rename does not count)."""
+        index = self.repo.index()
+        if index is None:
+            return None
+        digest = self.digest or ""
+        digests = index.digests(r.blob for r in revisions if r.blob)
+        holding = [r for r in revisions if r.blob and digest in (digests.get(r.blob), index.cache.lfs_of(r.blob))]
+        for revision in sorted(holding, key=lambda r: r.previous == r.blob):
+            if revision.blob and index.verified(revision.blob, digest):
+                return revision
+        return None
+
+    def _submodule(self) -> str | None:
+        """The folder of a nested repository (a submodule) that holds the source, if any."""
+        parts = self.path.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            if (self.repo.base / folder / ".git").exists():
+                return folder
+        return None
+
+    def _mismatch(self, state: FileState) -> list[Outcome]:
+        present = state.kind == "file"
+        submodule = self._submodule()
+        if submodule is not None:
+            return [
+                Outcome(
+                    "provenance/history-unavailable",
+                    "/path",
+                    f"{quote(self.path, 200)} does not match the pinned sha256, and it is inside the submodule "
+                    f"{quote(submodule, 200)}, whose history mechlint does not read; check it in that repository",
+                )
+            ]
+        history = self.repo.history()
+        if history is None:
+            what = (
+                f"the bytes of {quote(self.path, 200)} do not have the pinned sha256 (they have {state.sha256[:12]}…)"
+                if present
+                else f"nothing is at {quote(self.path, 200)} in the working tree"
+            )
+            return [self._unavailable(what + self._line_endings(state))]
+        try:
+            revisions = history.path_history(self.repo.prefix + self.path)
+            hit = self._hit(revisions)
+            elsewhere = None if hit else self._anywhere()
+        except GitError as error:
+            return [Outcome("provenance/history-unavailable", "/path", f"{quote(self.path, 200)}: {error}")]
+        if present:
+            if hit is not None:
+                return self._stale(hit, revisions, state)
+            if not history.complete:
+                return [
+                    self._unavailable(
+                        f"the pinned bytes of {quote(self.path, 200)} are not in the history this clone has"
+                    )
+                ]
+            where = ""
+            if elsewhere:
+                where = (
+                    f"; those bytes are in history as another file (commit {history.describe(elsewhere)}): "
+                    "did the source move?"
+                )
+            return [
+                Outcome(
+                    "provenance/digest-mismatch",
+                    "/sha256",
+                    f"neither the current bytes of {quote(self.path, 200)} nor any version of it in history have "
+                    f"the pinned sha256{where}{self._line_endings(state)}; "
+                    "pin the right file (mechlint pin) after review",
+                )
+            ]
+        if hit is not None or elsewhere is not None:
+            found_in = hit.commit if hit is not None else elsewhere or ""
+            at = "" if hit is not None else " (as another file)"
+            return [
+                Outcome(
+                    "provenance/frozen-resolved",
+                    "/path",
+                    f"{quote(self.path, 200)} is gone from the working tree; its pinned bytes are in commit "
+                    f"{history.describe(found_in)}{at}",
+                )
+            ]
+        if not history.complete:
+            return [
+                self._unavailable(
+                    f"nothing is at {quote(self.path, 200)} and the pinned bytes are not in the history this clone has"
+                )
+            ]
+        if revisions:
+            return [
+                Outcome(
+                    "provenance/digest-mismatch",
+                    "/sha256",
+                    f"{quote(self.path, 200)} was in history, but no version of it has the pinned sha256; "
+                    "fix the digest or the path",
+                )
+            ]
+        return [self._missing()]
+
+    def _anywhere(self) -> str | None:
+        index = self.repo.index()
+        history = self.repo.history()
+        if index is None or history is None or self.digest is None:
+            return None
+        blob = index.find(self.digest)
+        return history.commit_with_blob(blob) if blob else None
+
+    def _stale(self, hit: Revision, revisions: list[Revision], state: FileState) -> list[Outcome]:
+        history = self.repo.history()
+        assert history is not None
+        newer = revisions[: revisions.index(hit)]
+        later = [r for r in newer if r.previous == hit.blob and r.blob != hit.blob]
+        head_blob = revisions[0].blob if revisions else None
+        variants = line_ending_variants(state.data)
+        if head_blob == hit.blob and self.digest in variants:
+            return []  # only the checkout's line-ending conversion differs from the pinned blob
+        if later:
+            changed = f"commit {history.describe(later[-1].commit)} changed them"
+        else:
+            changed = "they were changed in the working tree and not committed"
+        return [
+            Outcome(
+                "provenance/stale-source",
+                "/sha256",
+                f"the pinned bytes of {quote(self.path, 200)} are from commit {history.describe(hit.commit)}, and "
+                f"{changed}; review the mechanism against the new version, then run mechlint pin",
+            )
+        ]
+
+    def _line_endings(self, state: FileState) -> str:
+        how = line_ending_variants(state.data).get(self.digest or "")
+        if not how:
+            return ""
+        return (
+            f" (the pinned sha256 is that of this file {how}: line-ending conversion, from .gitattributes eol "
+            "or core.autocrlf, explains the difference)"
+        )
+
+    def _frozen_claim(self, original: str) -> list[Outcome]:
+        history = self.repo.history()
+        claim = f"{quote(self.path, 200)} is a frozen copy of {quote(original, 200)}"
+        if history is None:
+            return [self._unavailable(f"{claim}, whose bytes can only be checked in history")]
+        try:
+            hit = self._hit(history.path_history(self.repo.prefix + original))
+        except GitError as error:
+            return [Outcome("provenance/history-unavailable", "/path", f"{claim}: {error}")]
+        if hit is not None:
+            return []
+        if not history.complete:
+            return [self._unavailable(f"{claim}, and its pinned bytes are not in the history this clone has")]
+        return [
+            Outcome(
+                "provenance/frozen-copy-mismatch",
+                "/path",
+                f"{claim}, but its pinned bytes never existed at {quote(original, 200)} in any commit; "
+                "the copy is not the pre-migration file",
+            )
+        ]

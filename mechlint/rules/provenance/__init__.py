@@ -1,0 +1,42 @@
+"""Provenance rules: each source's pinned bytes against the working tree and git history.
+
+All eight rules share one classification per document (see
+:mod:`mechlint.provenance.resolve`); each rule reports the outcomes of its id.
+A document that did not come from a file on disk has no repository, so these
+rules say nothing about it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding
+from mechlint.rules import RuleContext, RuleMeta
+
+#: The repository the documented examples run in (built by the test suite).
+EXAMPLE_REPOSITORY = (
+    'in a repository where content/post.md was committed as "v1", then as "v2", '
+    "and content/old.svg was committed, then deleted"
+)
+SHALLOW_CLONE = "in a depth-1 clone of that repository"
+POST_V1 = "2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf"
+POST_V2 = "81db67b6a5702b9b68f0016f061c409bf3fb16d062fc854d1b424bb4e9c28c56"
+OLD_SVG = "b35b8d1299ee809fbfa84a692b321e6613f51df30ff1b133f359e24717b2a050"
+
+
+def source_example(path: str, digest: str | None = None) -> str:
+    """The JSON of a ``sources`` array with one source, for documentation examples."""
+    pinned = f', "sha256": "{digest}"' if digest else ""
+    return f'[{{"path": "{path}"{pinned}, "description": "The article."}}]'
+
+
+def report(meta: RuleMeta, document: Document, context: RuleContext) -> Iterator[Finding]:
+    run = context.run
+    location = document.location
+    if run is None or location is None:
+        return
+    outcomes = document.memo("provenance", lambda: run.provenance().outcomes(document.data, location))
+    for outcome in outcomes:
+        if outcome.rule == meta.id:
+            yield meta.finding(outcome.pointer, outcome.message)

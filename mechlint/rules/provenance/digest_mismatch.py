@@ -1,0 +1,47 @@
+"""Reports a source whose file is (or was) at the path, but whose pinned
+sha256 matches neither its current bytes nor any version of it in history.
+When the bytes exist in history under another path, the message names the
+commit (did the source move?). When line-ending conversion explains the
+difference (the pinned digest is that of the file with LF or CRLF line
+endings), the message says so. A Git LFS pointer file matches by its
+``oid sha256:`` line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.rules.provenance import EXAMPLE_REPOSITORY, POST_V2, report, source_example
+
+META = RuleMeta(
+    id="provenance/digest-mismatch",
+    level=Level.ERROR,
+    summary="Neither the source file nor any version of it in history has the pinned sha256.",
+    why=(
+        "The mechanism claims to be made from bytes that the repository never held at that path: the pin is "
+        "wrong, or the source is the wrong file."
+    ),
+    location="the source's `sha256`",
+    examples=(
+        Example(
+            fires=True,
+            where="/sources",
+            json=source_example("content/post.md", "0" * 64),
+            note=EXAMPLE_REPOSITORY,
+        ),
+        Example(
+            fires=False,
+            where="/sources",
+            json=source_example("content/post.md", POST_V2),
+            note=EXAMPLE_REPOSITORY,
+        ),
+    ),
+    tags=("provenance",),
+)
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    yield from report(META, document, context)

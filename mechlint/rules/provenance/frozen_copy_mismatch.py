@@ -1,0 +1,52 @@
+"""Reports a source under ``research/<name>/before/<original path>`` whose
+pinned bytes never existed at ``<original path>`` in any commit of any ref
+(renames followed). The pattern is an option: a glob whose last ``**`` is
+the original path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.rules import Example, Option, RuleContext, RuleMeta
+from mechlint.rules.provenance import EXAMPLE_REPOSITORY, OLD_SVG, report, source_example
+
+META = RuleMeta(
+    id="provenance/frozen-copy-mismatch",
+    level=Level.ERROR,
+    summary="A frozen copy claims pre-migration bytes, but they never existed at the original path.",
+    why=(
+        "A frozen copy under research/<name>/before/ is a claim: these are exactly the bytes that were once "
+        "at the original path. A copy that was edited, or made from another file, makes that claim false."
+    ),
+    location="the source's `path`",
+    options=(
+        Option(
+            "pattern",
+            "string",
+            "research/*/before/**",
+            "where frozen copies live; the part matched by the last ** is the original path",
+        ),
+    ),
+    examples=(
+        Example(
+            fires=True,
+            where="/sources",
+            json=source_example("research/migration/before/content/post.md", "1" * 64),
+            note=EXAMPLE_REPOSITORY,
+        ),
+        Example(
+            fires=False,
+            where="/sources",
+            json=source_example("research/migration/before/content/old.svg", OLD_SVG),
+            note=EXAMPLE_REPOSITORY,
+        ),
+    ),
+    tags=("provenance",),
+)
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    yield from report(META, document, context)

@@ -1,0 +1,43 @@
+"""Reports, as a note, a source whose file is gone from the working tree but
+whose pinned bytes are a blob of some commit: in the path's own history, or
+anywhere reachable from a ref. The message names the commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.rules.provenance import EXAMPLE_REPOSITORY, OLD_SVG, POST_V2, report, source_example
+
+META = RuleMeta(
+    id="provenance/frozen-resolved",
+    level=Level.NOTE,
+    summary="The source is gone from the working tree; its pinned bytes were found in history.",
+    why=(
+        "Frozen sources may be deleted once a migration is done; the note records where the bytes still live,"
+        " so a reviewer can find them."
+    ),
+    location="the source's `path`",
+    examples=(
+        Example(
+            fires=True,
+            where="/sources",
+            json=source_example("content/old.svg", OLD_SVG),
+            note=EXAMPLE_REPOSITORY,
+        ),
+        Example(
+            fires=False,
+            where="/sources",
+            json=source_example("content/post.md", POST_V2),
+            note=EXAMPLE_REPOSITORY,
+        ),
+    ),
+    tags=("provenance",),
+)
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    yield from report(META, document, context)

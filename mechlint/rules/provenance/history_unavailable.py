@@ -1,0 +1,48 @@
+"""Reports a source that does not match the working tree when the history
+needed to classify it is missing: a shallow clone, a partial clone, a folder
+that is no git repository, or a repository git refuses to read
+(``safe.directory``). The message says how to get the history (in GitHub
+Actions: ``actions/checkout`` with ``fetch-depth: 0``). mechlint never fetches
+anything itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.rules.provenance import OLD_SVG, POST_V2, SHALLOW_CLONE, report, source_example
+
+META = RuleMeta(
+    id="provenance/history-unavailable",
+    level=Level.WARNING,
+    summary="The answer needs git history that this clone does not have.",
+    why=(
+        "A shallow or partial clone (the default in many CI systems) lacks the commits that hold older bytes;"
+        " reporting missing-source or digest-mismatch there would be false."
+    ),
+    location="the source's `path`",
+    examples=(
+        Example(
+            fires=True,
+            where="/sources",
+            json=source_example("content/old.svg", OLD_SVG),
+            note=SHALLOW_CLONE,
+            setup="shallow",
+        ),
+        Example(
+            fires=False,
+            where="/sources",
+            json=source_example("content/post.md", POST_V2),
+            note=SHALLOW_CLONE,
+            setup="shallow",
+        ),
+    ),
+    tags=("provenance",),
+)
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    yield from report(META, document, context)

@@ -1,0 +1,39 @@
+"""Reports a source without ``sha256``. ``mechlint pin`` adds the digest of
+the file's current bytes, after review.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mechlint.document import Document
+from mechlint.model import Finding, Level
+from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.rules.provenance import EXAMPLE_REPOSITORY, POST_V2, report, source_example
+
+META = RuleMeta(
+    id="provenance/unpinned-source",
+    level=Level.WARNING,
+    summary="A source has no `sha256`.",
+    why="Without a pinned digest nobody can tell later whether the mechanism still matches its source.",
+    location="the source",
+    examples=(
+        Example(
+            fires=True,
+            where="/sources",
+            json=source_example("content/post.md"),
+            note=EXAMPLE_REPOSITORY,
+        ),
+        Example(
+            fires=False,
+            where="/sources",
+            json=source_example("content/post.md", POST_V2),
+            note=EXAMPLE_REPOSITORY,
+        ),
+    ),
+    tags=("provenance",),
+)
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    yield from report(META, document, context)

@@ -1,0 +1,33 @@
+"""What the rules of one run share: the roots, and services built once and closed at the end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mechlint.provenance.resolve import Provenance
+
+
+@dataclass
+class Run:
+    """Read-only facts of a run, and lazily built services (git history, caches)."""
+
+    root: Path
+    source_root: Path | None = None
+    frozen_pattern: str | None = None
+    _provenance: Provenance | None = field(default=None, repr=False)
+
+    def provenance(self) -> Provenance:
+        if self._provenance is None:
+            from mechlint.provenance.resolve import DEFAULT_FROZEN, Provenance
+
+            pattern = DEFAULT_FROZEN if self.frozen_pattern is None else self.frozen_pattern
+            self._provenance = Provenance(self.source_root, pattern, fallback=self.root)
+        return self._provenance
+
+    def close(self) -> None:
+        if self._provenance is not None:
+            self._provenance.close()
+            self._provenance = None
