@@ -251,3 +251,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run() -> None:
     sys.exit(main())
+
+
+# The commands that read sources live in their own module; importing it registers them.
+from mechlint import cli_sources  # noqa: E402, F401

@@ -350,3 +350,16 @@ def test_parse_log_reads_renames_and_deletions() -> None:
         ("c", "new.md", None, b),
         ("b", "new.md", b, a),
     ]
+
+
+def test_parallel_indexing_gives_the_same_answer(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mechlint.provenance.index as index
+
+    commit(repo, "first", {f"f{i}.md": f"file {i}\n" for i in range(30)})
+    commit(repo, "second", {"f7.md": None})
+    mechanism(repo, [{"path": "moved.md", "sha256": sha("file 7\n")}, {"path": "x.md", "sha256": sha("never\n")}])
+    expected = [("provenance/frozen-resolved", "/sources/0/path"), ("provenance/missing-source", "/sources/1/path")]
+    assert ids(run(repo)) == expected
+    (repo / ".git" / "mechlint" / "blobs.sqlite3").unlink()
+    monkeypatch.setattr(index, "PARALLEL_FROM", 1)
+    assert ids(run(repo)) == expected

@@ -9,11 +9,28 @@ believed.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 
 from mechlint.provenance.cache import BlobCache
-from mechlint.provenance.git import History
+from mechlint.provenance.git import CatFile, History
 from mechlint.provenance.paths import lfs_oid
+
+Row = tuple[str, str, str | None, str | None]
+#: Below this many unknown objects one ``cat-file`` is enough; above, several stream in parallel.
+PARALLEL_FROM = 2000
+
+
+def _digest_rows(reader: CatFile, oids: list[str]) -> list[Row]:
+    """``(oid, kind, sha256, lfs oid)`` for each object; git inflates, Python hashes."""
+    rows: list[Row] = []
+    for oid, kind, content in reader.read_many(oids):
+        if kind == "blob" and content is not None:
+            rows.append((oid, "blob", hashlib.sha256(content).hexdigest(), lfs_oid(content)))
+        elif kind != "missing":
+            rows.append((oid, kind, None, None))
+    return rows
 
 
 class BlobIndex:
@@ -28,16 +45,22 @@ class BlobIndex:
         missing = [oid for oid in wanted if oid not in known]
         if not missing:
             return
-        rows: list[tuple[str, str, str | None, str | None]] = []
-        for oid, kind, content in self.history.cat.read_many(missing):
-            if kind == "blob" and content is not None:
-                rows.append((oid, "blob", hashlib.sha256(content).hexdigest(), lfs_oid(content)))
-            elif kind != "missing":
-                rows.append((oid, kind, None, None))
-            if len(rows) >= 2000:
+        if len(missing) < PARALLEL_FROM:
+            self.cache.add(_digest_rows(self.history.cat, missing))
+            return
+        workers = max(2, min(4, (os.cpu_count() or 1) + 1))
+        chunks = [missing[start::workers] for start in range(workers)]
+
+        def work(chunk: list[str]) -> list[Row]:
+            reader = CatFile(self.history.git)
+            try:
+                return _digest_rows(reader, chunk)
+            finally:
+                reader.close()
+
+        with ThreadPoolExecutor(workers) as pool:
+            for rows in pool.map(work, chunks):
                 self.cache.add(rows)
-                rows = []
-        self.cache.add(rows)
 
     def digest(self, oid: str) -> str | None:
         self._hash_missing([oid])

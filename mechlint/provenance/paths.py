@@ -59,6 +59,7 @@ class FileState:
     size: int = 0
     data: bytes | None = None
     detail: str = ""
+    git_blob: str = ""
 
 
 def _describe(mode: int) -> str:
@@ -101,6 +102,7 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE) -> FileS
     except OSError as error:
         return FileState("unreadable", detail=f"cannot be read ({error.strerror or error})")
     digest = hashlib.sha256()
+    blob = hashlib.sha1(b"blob %d\0" % info.st_size, usedforsecurity=False)
     kept: list[bytes] = []
     size = 0
     try:
@@ -111,13 +113,17 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE) -> FileS
             if size > max_size:
                 return FileState("unreadable", detail=f"grew past the {max_size}-byte limit while it was read")
             digest.update(chunk)
+            blob.update(chunk)
             if size <= KEEP_BYTES:
                 kept.append(chunk)
     except OSError as error:
         return FileState("unreadable", detail=f"cannot be read ({error.strerror or error})")
     finally:
         os.close(fd)
-    return FileState("file", digest.hexdigest(), size, b"".join(kept) if size <= KEEP_BYTES else None)
+    if size != info.st_size:
+        return FileState("unreadable", detail="changed size while it was read; run again")
+    data = b"".join(kept) if size <= KEEP_BYTES else None
+    return FileState("file", digest.hexdigest(), size, data, git_blob=blob.hexdigest())
 
 
 def git_blob_id(data: bytes) -> str:

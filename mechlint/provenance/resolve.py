@@ -31,6 +31,23 @@ class Outcome:
     message: str
 
 
+@dataclass(frozen=True, slots=True)
+class Located:
+    """Where the bytes of a source are, as ``pin``, ``attest`` and ``verify`` need it.
+
+    ``kind`` is ``working-tree`` (the file has the wanted bytes), ``history``
+    (the file is gone or changed, and a blob of some commit has them),
+    ``changed`` (the file has other bytes), or ``refused`` (unsafe, missing,
+    or unknowable; ``detail`` says why).
+    """
+
+    kind: str
+    sha256: str = ""
+    git_blob: str = ""
+    commit: str = ""
+    detail: str = ""
+
+
 @dataclass
 class Repository:
     """The folder sources are relative to, and (lazily) the history of the repository holding it."""
@@ -129,6 +146,41 @@ class Provenance:
             found += [Outcome(o.rule, pointer + o.pointer, o.message) for o in repository.answers[key]]
             del index
         return found
+
+    def locate(self, mechanism: Path, path: str, digest: str | None) -> Located:
+        """Find the bytes of one source: the file, or (for a gone file) the pinned blob in history."""
+        repository = self.repository(mechanism)
+        problem = path_problem(path)
+        if problem:
+            return Located("refused", detail=f"{quote(path, 200)}: {problem}")
+        state = hash_source(repository.base, path)
+        if state.kind in ("outside", "special", "unreadable"):
+            return Located("refused", detail=f"{quote(path, 200)} {state.detail}")
+        if state.kind == "file":
+            if digest is None or state.sha256 == digest:
+                return Located("working-tree", state.sha256, state.git_blob)
+            if lfs_oid(state.data) == digest:
+                return Located("working-tree", digest, state.git_blob)
+            return Located("changed", state.sha256, state.git_blob, detail=f"{quote(path, 200)} has other bytes now")
+        if digest is None:
+            return Located("refused", detail=f"nothing is at {quote(path, 200)}")
+        source = Source(self, repository, path, digest)
+        history = repository.history()
+        if history is None:
+            return Located("refused", detail=f"nothing is at {quote(path, 200)} and {repository.reason}")
+        try:
+            hit = source._hit(history.path_history(repository.prefix + path))
+            blob = hit.blob if hit else None
+            commit = hit.commit if hit else None
+            if blob is None:
+                index = repository.index()
+                blob = index.find(digest) if index else None
+                commit = history.commit_with_blob(blob) if blob else None
+        except GitError as error:
+            return Located("refused", detail=f"{quote(path, 200)}: {error}")
+        if blob is None:
+            return Located("refused", detail=f"nothing is at {quote(path, 200)}, and no commit holds the pinned bytes")
+        return Located("history", digest, blob, commit or "")
 
     def frozen_original(self, path: str) -> str | None:
         if self.frozen is None:

@@ -1,0 +1,282 @@
+"""Signed attestations: an in-toto Statement v1 in a DSSE envelope, signed with Ed25519.
+
+``attest`` records the mechanism file and each source (``sha256`` and
+``gitBlob`` digests) and, as the predicate, the HEAD commit, whether the tree
+was dirty or shallow, the tool version and where each source's bytes were
+found. ``verify`` checks the signature over the DSSE pre-authentication
+encoding *before* it parses the payload, then checks every subject against
+the bytes now. cryptography is imported only here.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mechlint.provenance.resolve import Provenance
+from mechlint.views import as_object, items
+
+PAYLOAD_TYPE = "application/vnd.in-toto+json"
+STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
+PREDICATE_TYPE = "https://mechlint.dev/attestation/mechanism/v1"
+MAX_ENVELOPE = 10 * 1024 * 1024
+
+
+class AttestError(Exception):
+    """Why an attestation cannot be made or does not verify, in a person's words."""
+
+
+def pae(payload_type: str, payload: bytes) -> bytes:
+    """The DSSE v1 pre-authentication encoding; lengths are byte counts in decimal."""
+    kind = payload_type.encode("utf-8")
+    return b"DSSEv1 %d %s %d %s" % (len(kind), kind, len(payload), payload)
+
+
+def _b64decode(text: Any, what: str) -> bytes:
+    if not isinstance(text, str):
+        raise AttestError(f"the envelope's {what} is not a string")
+    try:
+        return base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        try:
+            return base64.urlsafe_b64decode(text.encode("ascii"))
+        except (binascii.Error, UnicodeEncodeError, ValueError):
+            raise AttestError(f"the envelope's {what} is not base64") from None
+
+
+# -- keys ----------------------------------------------------------------------
+
+
+def keygen(prefix: Path, force: bool = False) -> tuple[Path, Path]:
+    """Write ``PREFIX.key`` (PKCS#8 PEM, mode 0600) and ``PREFIX.pub`` (SubjectPublicKeyInfo PEM)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    private_path = prefix.with_name(prefix.name + ".key")
+    public_path = prefix.with_name(prefix.name + ".pub")
+    key = Ed25519PrivateKey.generate()
+    private = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    public = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL) | getattr(os, "O_NOFOLLOW", 0)
+    for path, data, mode in ((private_path, private, 0o600), (public_path, public, 0o644)):
+        try:
+            fd = os.open(path, flags, mode)
+        except FileExistsError:
+            raise AttestError(f"{path} exists; choose another prefix or pass --force") from None
+        except OSError as error:
+            raise AttestError(f"cannot write {path}: {error.strerror or error}") from None
+        with os.fdopen(fd, "wb") as stream:
+            os.fchmod(stream.fileno(), mode)
+            stream.write(data)
+    return private_path, public_path
+
+
+def _read_pem(path: Path) -> bytes:
+    try:
+        if path.stat().st_size > 64 * 1024:
+            raise AttestError(f"{path} is too large to be a key")
+        return path.read_bytes()
+    except OSError as error:
+        raise AttestError(f"cannot read the key {path}: {error.strerror or error}") from None
+
+
+def load_private_key(path: Path) -> Any:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    try:
+        key = serialization.load_pem_private_key(_read_pem(path), password=None)
+    except (ValueError, TypeError) as error:
+        raise AttestError(f"{path} is not an unencrypted PEM private key ({error})") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise AttestError(f"{path} is not an Ed25519 key")
+    return key
+
+
+def load_public_key(path: Path) -> Any:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        key = serialization.load_pem_public_key(_read_pem(path))
+    except (ValueError, TypeError) as error:
+        raise AttestError(f"{path} is not a PEM public key ({error})") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise AttestError(f"{path} is not an Ed25519 public key")
+    return key
+
+
+def key_id(public_key: Any) -> str:
+    from cryptography.hazmat.primitives import serialization
+
+    der = public_key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return hashlib.sha256(der).hexdigest()
+
+
+# -- attest --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    name: str
+    sha256: str
+    git_blob: str
+
+
+def _git_facts(provenance: Provenance, mechanism: Path) -> dict[str, Any]:
+    repository = provenance.repository(mechanism)
+    history = repository.history()
+    if history is None:
+        return {"repository": False, "reason": repository.reason}
+    state = history.state()
+    return {"repository": True, "head": state.head, "dirty": history.is_dirty(), "shallow": state.shallow}
+
+
+def statement(mechanism: Path, raw: bytes, data: Any, provenance: Provenance, version: str) -> dict[str, Any]:
+    """The in-toto statement for one mechanism file; raises :class:`AttestError` for a source it cannot find."""
+    repository = provenance.repository(mechanism)
+    try:
+        name = mechanism.resolve().relative_to(repository.base).as_posix()
+    except ValueError:
+        name = mechanism.name
+    subjects = [
+        {
+            "name": name,
+            "digest": {
+                "sha256": hashlib.sha256(raw).hexdigest(),
+                "gitBlob": hashlib.sha1(b"blob %d\0" % len(raw) + raw, usedforsecurity=False).hexdigest(),
+            },
+        }
+    ]
+    found = []
+    for _, source, pointer in items((as_object(data) or {}).get("sources"), "/sources"):
+        if not isinstance(source, dict) or not isinstance(source.get("path"), str):
+            raise AttestError(f"{pointer} has no path")
+        digest = source.get("sha256")
+        if not isinstance(digest, str):
+            raise AttestError(f"{pointer} ({source['path']}) has no sha256; run mechlint pin first")
+        located = provenance.locate(mechanism, source["path"], digest)
+        if located.kind not in ("working-tree", "history"):
+            raise AttestError(f"{pointer}: the pinned bytes cannot be found: {located.detail}; run mechlint check")
+        subjects.append({"name": source["path"], "digest": {"sha256": digest, "gitBlob": located.git_blob}})
+        entry: dict[str, Any] = {"path": source["path"], "found": located.kind}
+        if located.commit:
+            entry["commit"] = located.commit
+        found.append(entry)
+    return {
+        "_type": STATEMENT_TYPE,
+        "subject": subjects,
+        "predicateType": PREDICATE_TYPE,
+        "predicate": {
+            "tool": {"name": "mechlint", "version": version},
+            "git": _git_facts(provenance, mechanism),
+            "sources": found,
+        },
+    }
+
+
+def sign(statement_data: dict[str, Any], private_key: Any) -> dict[str, Any]:
+    payload = json.dumps(statement_data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    signature = private_key.sign(pae(PAYLOAD_TYPE, payload))
+    return {
+        "payloadType": PAYLOAD_TYPE,
+        "payload": base64.b64encode(payload).decode("ascii"),
+        "signatures": [{"keyid": key_id(private_key.public_key()), "sig": base64.b64encode(signature).decode("ascii")}],
+    }
+
+
+# -- verify --------------------------------------------------------------------
+
+
+def read_envelope(path: Path) -> dict[str, Any]:
+    try:
+        if path.stat().st_size > MAX_ENVELOPE:
+            raise AttestError(f"{path} is larger than {MAX_ENVELOPE} bytes")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise AttestError(f"{path} does not exist; run mechlint attest first") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise AttestError(f"cannot read {path}: {error}") from None
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise AttestError(f"{path} is empty")
+    try:
+        envelope = json.loads(lines[-1])
+    except (ValueError, RecursionError):
+        raise AttestError(f"{path} is not a JSON envelope") from None
+    if not isinstance(envelope, dict):
+        raise AttestError(f"{path} is not a DSSE envelope (an object)")
+    return envelope
+
+
+def check_signature(envelope: dict[str, Any], public_key: Any) -> tuple[str, bytes]:
+    """Verify a signature over PAE(type, payload); only then is the payload trusted."""
+    from cryptography.exceptions import InvalidSignature
+
+    payload_type = envelope.get("payloadType")
+    if not isinstance(payload_type, str):
+        raise AttestError("the envelope has no payloadType")
+    payload = _b64decode(envelope.get("payload"), "payload")
+    signatures = envelope.get("signatures")
+    if not isinstance(signatures, list) or not signatures:
+        raise AttestError("the envelope has no signatures")
+    message = pae(payload_type, payload)
+    wanted = key_id(public_key)
+    for entry in signatures[:16]:
+        if not isinstance(entry, dict):
+            continue
+        try:
+            public_key.verify(_b64decode(entry.get("sig"), "signature"), message)
+        except (InvalidSignature, AttestError):
+            continue
+        return payload_type, payload
+    ids = {e.get("keyid") for e in signatures if isinstance(e, dict)}
+    if wanted not in ids:
+        raise AttestError("the envelope is not signed by this key (wrong key)")
+    raise AttestError("the signature does not verify: the envelope was changed after it was signed")
+
+
+def verify(mechanism: Path, envelope_path: Path, public_key_path: Path, provenance: Provenance) -> list[str]:
+    """Check one attestation; the list of subjects checked, or :class:`AttestError` naming the first failure."""
+    public_key = load_public_key(public_key_path)
+    payload_type, payload = check_signature(read_envelope(envelope_path), public_key)
+    if payload_type != PAYLOAD_TYPE:
+        raise AttestError(f"unknown payload type {payload_type!r}; expected {PAYLOAD_TYPE}")
+    try:
+        statement_data = json.loads(payload)
+    except (ValueError, RecursionError):
+        raise AttestError("the signed payload is not JSON") from None
+    if not isinstance(statement_data, dict) or statement_data.get("_type") != STATEMENT_TYPE:
+        raise AttestError("the signed payload is not an in-toto Statement v1")
+    if statement_data.get("predicateType") != PREDICATE_TYPE:
+        raise AttestError(f"unknown predicate type {statement_data.get('predicateType')!r}")
+    subjects = statement_data.get("subject")
+    if not isinstance(subjects, list) or not subjects or not all(isinstance(s, dict) for s in subjects):
+        raise AttestError("the statement has no subjects")
+    try:
+        raw = mechanism.read_bytes()
+    except OSError as error:
+        raise AttestError(f"cannot read {mechanism}: {error.strerror or error}") from None
+    first = subjects[0].get("digest")
+    if not isinstance(first, dict) or first.get("sha256") != hashlib.sha256(raw).hexdigest():
+        raise AttestError(f"{mechanism} changed since it was attested (its sha256 differs)")
+    checked = [str(subjects[0].get("name"))]
+    for subject in subjects[1:]:
+        name, digest = subject.get("name"), subject.get("digest")
+        if not isinstance(name, str) or not isinstance(digest, dict) or not isinstance(digest.get("sha256"), str):
+            raise AttestError("a subject has no name or sha256")
+        located = provenance.locate(mechanism, name, digest["sha256"])
+        if located.kind == "changed":
+            raise AttestError(f"the source {name!r} changed since it was attested")
+        if located.kind == "refused":
+            raise AttestError(f"the source {name!r} cannot be checked: {located.detail}")
+        checked.append(name)
+    return checked
