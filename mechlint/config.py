@@ -22,6 +22,7 @@ from mechlint.registry import rules_by_id
 from mechlint.rules import Rule, RuleContext
 
 if TYPE_CHECKING:
+    from mechlint.adoption import Suppression
     from mechlint.plainlists import PlainLists
 
 DEFAULT_INCLUDE = ("**/mechanisms/*.json", "**/*.mechanism.json")
@@ -39,6 +40,7 @@ _TOP_LEVEL_KEYS = {
     "invariants": "a list of invariant files (TOML), relative to this file",
     "rules": "a table of rule ids, each a table with level and options",
     "word-lists": "a list of word-list files (TOML), relative to this file",
+    "ignore": "an array of [[ignore]] tables with path, rule, optional pointer and reason",
 }
 
 
@@ -66,6 +68,7 @@ class Config:
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     extra_rules: tuple[Rule, ...] = ()
     word_lists: PlainLists | None = None
+    suppressions: tuple[Suppression, ...] = ()
 
     def known_rules(self) -> dict[str, Rule]:
         return {**rules_by_id(), **{rule.meta.id: rule for rule in self.extra_rules}}
@@ -203,6 +206,10 @@ def _from_table(table: Any, path: Path, text: str, prefix: str) -> Config:
             continue
         if key == "word-lists":
             changes["word_lists"] = _word_lists(value, path, fail)
+        elif key == "ignore":
+            from mechlint.adoption import parse_suppressions
+
+            changes["suppressions"] = parse_suppressions(value, fail, known, text)
         if key in ("include", "exclude", "select"):
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
                 raise fail(key, f"expected {expected}; got {value!r}")

@@ -8,10 +8,18 @@ findings of each file on lines and columns. It prints nothing.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from mechlint.adoption import (
+    UNUSED_SUPPRESSION,
+    BaselineKey,
+    apply_baseline,
+    apply_suppressions,
+    value_hash,
+)
 from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
 from mechlint.discovery import Candidate, discover, find_project_root, read_file
 from mechlint.document import Document, load
@@ -48,11 +56,16 @@ def lint(
     root: Path | None = None,
     fingerprints: bool = False,
     source_root: Path | None = None,
+    show_suppressed: bool = False,
+    baseline: Counter[BaselineKey] | None = None,
+    baseline_name: str = "",
 ) -> Report:
     """Check every mechanism file under ``paths`` and return the whole report.
 
     Source paths are relative to ``source_root`` when given, else to the git
-    repository that holds each mechanism file.
+    repository that holds each mechanism file. Findings matched by a
+    configured suppression or recorded in ``baseline`` are marked suppressed,
+    and left out unless ``show_suppressed``.
     """
     cwd = Path.cwd()
     config = config if config is not None else load_config(start=cwd)
@@ -63,21 +76,75 @@ def lint(
     candidates = discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base)
     files: list[FileReport] = []
     notifications: list[Notification] = []
+    used: Counter[int] = Counter()
+    covered: set[int] = set()
     checked = 0
     try:
         for candidate in candidates:
             checked += 1
             report = lint_file(candidate, config, enabled, root, cwd, notifications, fingerprints)
+            relative = _relative(candidate.path, base) or report.uri
+            covered.update(i for i, s in enumerate(config.suppressions) if s.covers(relative))
             if report.results:
-                files.append(report)
+                results = apply_suppressions(report.results, relative, config.suppressions, used)
+                files.append(replace(report, results=tuple(results)))
     finally:
         run.close()
+    files.sort(key=lambda f: f.path)
+    if baseline is not None:
+        files = apply_baseline(files, baseline, baseline_name)
+    whole_tree = all(Path(p).is_dir() for p in paths)
+    files += _unused_suppressions(config, enabled, used, covered, whole_tree, root, cwd)
+    suppressed = sum(1 for f in files for r in f.results if r.suppressed is not None)
+    if not show_suppressed:
+        kept = [replace(f, results=tuple(r for r in f.results if r.suppressed is None)) for f in files]
+        files = [f for f in kept if f.results]
     return Report(
-        files=tuple(sorted(files, key=lambda f: f.path)),
+        files=tuple(files),
         files_checked=checked,
         notifications=tuple(notifications),
         rules=tuple(e.rule.meta.id for e in enabled),
+        suppressed=suppressed,
     )
+
+
+def _relative(path: Path, base: Path) -> str | None:
+    try:
+        return path.absolute().relative_to(base).as_posix()
+    except ValueError:
+        try:
+            return path.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            return None
+
+
+def _unused_suppressions(
+    config: Config,
+    enabled: Sequence[EnabledRule],
+    used: Counter[int],
+    covered: set[int],
+    whole_tree: bool,
+    root: Path,
+    cwd: Path,
+) -> list[FileReport]:
+    level = next((e.level for e in enabled if e.rule.meta.id == UNUSED_SUPPRESSION), None)
+    if level is None or config.source is None:
+        return []
+    results = []
+    for number, suppression in enumerate(config.suppressions):
+        if used[number] or (number not in covered and not whole_tree):
+            continue
+        why = "no finding matched it" if number in covered else "no checked file matches its path"
+        line = suppression.line or 1
+        message = (
+            f"the suppression of {suppression.rule} in {suppression.path!r} is unused ({why}); "
+            "remove it or fix its path, rule or pointer"
+        )
+        shown = display_path(config.source, cwd)
+        results.append(Result(shown, UNUSED_SUPPRESSION, level, message, "", Region(line, 1, line, 2)))
+    if not results:
+        return []
+    return [FileReport(display_path(config.source, cwd), repository_uri(config.source, root), tuple(results))]
 
 
 def lint_file(
@@ -105,6 +172,7 @@ def lint_file(
     if not findings:
         return FileReport(shown, uri, ())
     results = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
+    results = [replace(r, value_hash=value_hash(document.data, r.pointer, r.message)) for r in results]
     hashes = line_fingerprints(raw.decode("utf-8", "replace")) if fingerprints else {}
     return FileReport(shown, uri, tuple(results), hashes)
 

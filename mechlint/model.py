@@ -88,6 +88,10 @@ class Result:
     region: Region
     source_line: str = ""
     trace: tuple[LocatedTrace, ...] = ()
+    #: A short hash of the offending JSON value: what a baseline matches on, instead of line numbers.
+    value_hash: str = ""
+    #: Why the finding is suppressed (a configured reason, or the baseline); ``None`` when it is not.
+    suppressed: str | None = None
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (
@@ -126,9 +130,17 @@ class Report:
     files_checked: int
     notifications: tuple[Notification, ...] = ()
     rules: tuple[str, ...] = ()
+    #: How many findings were suppressed (by configuration or the baseline), shown or not.
+    suppressed: int = 0
 
     @property
     def results(self) -> list[Result]:
+        """The findings that count: every result not suppressed."""
+        return [r for f in self.files for r in f.results if r.suppressed is None]
+
+    @property
+    def shown(self) -> list[Result]:
+        """Every result in the report, suppressed ones included when they are shown."""
         return [r for f in self.files for r in f.results]
 
     def count(self, level: Level) -> int:

@@ -18,7 +18,7 @@ from mechlint.rules.a11y import (
     language,
     reading_time,
 )
-from mechlint.rules.mechlint import internal_error, invalid_config, unreadable_file
+from mechlint.rules.mechlint import internal_error, invalid_config, unreadable_file, unused_suppression
 from mechlint.rules.plain import (
     passive_voice,
     readability,
@@ -88,6 +88,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     unreadable_file,
     internal_error,
     invalid_config,
+    unused_suppression,
 )
 
 

@@ -204,11 +204,28 @@ def test_json_report_shape(defect_report: tuple[Report, Path]) -> None:
 
 def test_github_annotations_use_repository_paths(defect_report: tuple[Report, Path]) -> None:
     text = reporter("github")(defect_report[0], OutputOptions())
-    lines = text.splitlines()
+    lines = [line for line in text.splitlines() if not line.startswith(("::group::", "::endgroup::"))]
     assert lines and all(
         line.startswith(("::error file=content/my post/", "::warning file=content/my post/")) for line in lines
     )
     assert any("title=reference/kind-mismatch::" in line for line in lines)
+    assert text.startswith("::group::content/my post/") and text.endswith("::endgroup::\n")
+
+
+def test_github_annotations_stay_within_limits_and_say_what_was_left_out() -> None:
+    from mechlint.model import FileReport, Level, Region, Result
+    from mechlint.report.github import ANNOTATIONS_PER_LEVEL
+
+    def result(n: int, level: Level) -> Result:
+        return Result("a.json", "plain/word-choice", level, f"finding {n}", "/x", Region(n, 1, n, 2))
+
+    results = [result(n, Level.WARNING) for n in range(1, 15)] + [result(n, Level.ERROR) for n in range(20, 23)]
+    report = Report(files=(FileReport("a.json", "a.json", tuple(results)),), files_checked=1)
+    lines = reporter("github")(report, OutputOptions()).splitlines()
+    assert sum(line.startswith("::warning ") for line in lines) == ANNOTATIONS_PER_LEVEL
+    assert sum(line.startswith("::error ") for line in lines) == 3
+    assert sum(line.startswith("a.json:") for line in lines) == 14 - ANNOTATIONS_PER_LEVEL
+    assert "4 more findings are in the log above but not annotated" in lines[-1]
 
 
 def test_github_escaping_cannot_start_a_new_command() -> None:

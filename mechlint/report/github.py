@@ -1,18 +1,25 @@
-"""GitHub Actions workflow commands: one annotation a finding.
+"""GitHub Actions workflow commands: annotations, grouped per file, within GitHub's limits.
 
 ``::error file=PATH,line=L,col=C,endLine=…,endColumn=…,title=RULE::message``;
 notes become ``::notice``. Values are escaped as the runner expects, so a
-message can never start a command of its own.
+message can never start a command of its own. GitHub shows at most 10
+error, 10 warning and 10 notice annotations per step: the findings past
+those limits are printed as plain log lines in their file's group, and a
+closing line says how many were left out, so nothing disappears silently.
+Suppressed findings are never annotated.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from urllib.parse import unquote, urlsplit
 
 from mechlint.model import Level, Report
 from mechlint.report import OutputOptions
 
 _COMMANDS = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "notice"}
+#: Annotations of one kind GitHub shows for one step.
+ANNOTATIONS_PER_LEVEL = 10
 
 
 def escape_data(text: str) -> str:
@@ -30,18 +37,39 @@ def annotation_path(uri: str) -> str:
 
 def render(report: Report, options: OutputOptions) -> str:
     lines = []
+    used: Counter[Level] = Counter()
+    left_out = 0
     for file_report in report.files:
-        for result in file_report.results:
+        results = [r for r in file_report.results if r.suppressed is None]
+        if not results:
+            continue
+        path = annotation_path(file_report.uri)
+        lines.append(f"::group::{escape_data(path)} ({len(results)} finding{'s' if len(results) != 1 else ''})")
+        for result in results:
             region = result.region
-            properties = ",".join(
-                [
-                    f"file={escape_property(annotation_path(file_report.uri))}",
-                    f"line={region.start_line}",
-                    f"col={region.start_column}",
-                    f"endLine={region.end_line}",
-                    f"endColumn={region.end_column}",
-                    f"title={escape_property(result.rule_id)}",
-                ]
-            )
-            lines.append(f"::{_COMMANDS[result.level]} {properties}::{escape_data(result.message)}")
+            if used[result.level] < ANNOTATIONS_PER_LEVEL:
+                used[result.level] += 1
+                properties = ",".join(
+                    [
+                        f"file={escape_property(path)}",
+                        f"line={region.start_line}",
+                        f"col={region.start_column}",
+                        f"endLine={region.end_line}",
+                        f"endColumn={region.end_column}",
+                        f"title={escape_property(result.rule_id)}",
+                    ]
+                )
+                lines.append(f"::{_COMMANDS[result.level]} {properties}::{escape_data(result.message)}")
+            else:
+                left_out += 1
+                where = f"{path}:{region.start_line}:{region.start_column}"
+                lines.append(escape_data(f"{where}: {result.level.label} {result.rule_id} {result.message}"))
+        lines.append("::endgroup::")
+    if left_out:
+        lines.append(
+            f"mechlint: {left_out} more finding{'s' if left_out != 1 else ''} {'are' if left_out != 1 else 'is'} "
+            f"in the log above but not annotated: GitHub shows at most {ANNOTATIONS_PER_LEVEL} errors, "
+            f"{ANNOTATIONS_PER_LEVEL} warnings and {ANNOTATIONS_PER_LEVEL} notices per step. "
+            "Upload SARIF (--output sarif:FILE) to see them all in code scanning."
+        )
     return "".join(line + "\n" for line in lines)

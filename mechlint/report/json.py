@@ -25,7 +25,10 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
         "format_version": FORMAT_VERSION,
         "tool": {"name": "mechlint", "version": options.tool_version},
         "files_checked": report.files_checked,
-        "summary": {level.label: report.count(level) for level in (Level.ERROR, Level.WARNING, Level.NOTE)},
+        "summary": {
+            **{level.label: report.count(level) for level in (Level.ERROR, Level.WARNING, Level.NOTE)},
+            "suppressed": report.suppressed,
+        },
         "results": [
             {
                 "path": result.path,
@@ -33,12 +36,13 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
                 "level": result.level.label,
                 "message": result.message,
                 "pointer": result.pointer,
+                "suppressed": result.suppressed,
                 **_region(result.region),
                 "trace": [
                     {"message": step.message, "pointer": step.pointer, **_region(step.region)} for step in result.trace
                 ],
             }
-            for result in report.results
+            for result in report.shown
         ],
         "notifications": [
             {"rule": notice.rule_id, "path": notice.path, "message": notice.message} for notice in report.notifications

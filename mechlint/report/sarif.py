@@ -67,6 +67,8 @@ def _result(result: Result, uri: str, index: dict[str, int], fingerprints: dict[
     }
     if result.pointer:
         out["locations"][0]["logicalLocations"] = [{"fullyQualifiedName": result.pointer, "kind": "element"}]
+    if result.suppressed is not None:
+        out["suppressions"] = [{"kind": "external", "justification": result.suppressed}]
     fingerprint = fingerprints.get(result.region.start_line)
     if fingerprint:
         out["partialFingerprints"] = {"primaryLocationLineHash": fingerprint}
@@ -86,7 +88,7 @@ def _result(result: Result, uri: str, index: dict[str, int], fingerprints: dict[
 
 def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
     rule_ids = list(report.rules)
-    for result in report.results:
+    for result in report.shown:
         if result.rule_id not in rule_ids:
             rule_ids.append(result.rule_id)
     index = {rule_id: position for position, rule_id in enumerate(rule_ids)}

@@ -48,7 +48,8 @@ def format_result(result: Result, color: bool = False) -> list[str]:
     head = f"{printable(result.path)}:{region.start_line}:{region.start_column}:"
     level = _paint(result.level.label, _BOLD + _COLORS[result.level], color)
     rule = _paint(result.rule_id, _DIM, color)
-    lines = [f"{_paint(head, _BOLD, color)} {level} {rule} {printable(result.message)}"]
+    note = f" (suppressed: {printable(result.suppressed)})" if result.suppressed is not None else ""
+    lines = [f"{_paint(head, _BOLD, color)} {level} {rule} {printable(result.message)}{note}"]
     lines.extend(_snippet(result, color))
     if result.trace:
         lines.append("    trace:")
@@ -64,6 +65,13 @@ def _plural(count: int, word: str) -> str:
 
 
 def summary(report: Report) -> str:
+    text = _counts(report)
+    if report.suppressed:
+        text = text[:-1] + f"; {report.suppressed} suppressed." if text.endswith(".") else text
+    return text
+
+
+def _counts(report: Report) -> str:
     results = report.results
     files = _plural(report.files_checked, "file")
     if not report.files_checked:
