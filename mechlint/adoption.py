@@ -60,7 +60,8 @@ def parse_suppressions(value: Any, fail: Any, known_rules: Iterable[str], text: 
     families = {rule_id.partition("/")[0] for rule_id in known_rules}
     ids = set(known_rules)
     found = []
-    lines = [m.start() for m in re.finditer(r"^\s*\[\[\s*(?:tool\s*\.\s*mechlint\s*\.\s*)?ignore\s*\]\]", text, re.M)]
+    pattern = r"^[ \t]*\[\[\s*(?:tool\s*\.\s*mechlint\s*\.\s*)?ignore\s*\]\]"
+    lines = [m.start() for m in re.finditer(pattern, text, re.M)]
     for number, entry in enumerate(value):
         where = f"ignore[{number}]"
         if not isinstance(entry, dict):

@@ -150,7 +150,7 @@ def find_config_file(start: Path) -> Path | None:
                 text = candidate.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            if re.search(r"^\s*\[\s*tool\s*\.\s*mechlint\b", text, re.MULTILINE):
+            if re.search(r"^\s*\[\[?\s*tool\s*\.\s*mechlint\b", text, re.MULTILINE):
                 return candidate
     return None
 

@@ -55,6 +55,7 @@ def apply_edits(document: Document, edits: Iterable[StringEdit]) -> str:
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` through a temporary file in the same folder, keeping its mode."""
     folder = path.resolve().parent
+    folder.mkdir(parents=True, exist_ok=True)
     try:
         mode: int | None = stat.S_IMODE(path.stat().st_mode)
     except OSError:

@@ -93,7 +93,7 @@ def lint(
     files.sort(key=lambda f: f.path)
     if baseline is not None:
         files = apply_baseline(files, baseline, baseline_name)
-    whole_tree = all(Path(p).is_dir() for p in paths)
+    whole_tree = any(base.is_relative_to(Path(p).resolve()) for p in paths)
     files += _unused_suppressions(config, enabled, used, covered, whole_tree, root, cwd)
     suppressed = sum(1 for f in files for r in f.results if r.suppressed is not None)
     if not show_suppressed:
@@ -144,7 +144,8 @@ def _unused_suppressions(
         results.append(Result(shown, UNUSED_SUPPRESSION, level, message, "", Region(line, 1, line, 2)))
     if not results:
         return []
-    return [FileReport(display_path(config.source, cwd), repository_uri(config.source, root), tuple(results))]
+    shown, uri = display_path(config.source, cwd), repository_uri(config.source, root)
+    return [FileReport(shown, uri, tuple(results), checked=False)]
 
 
 def lint_file(

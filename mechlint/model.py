@@ -111,6 +111,8 @@ class FileReport:
     uri: str
     results: tuple[Result, ...]
     fingerprints: dict[int, str] = field(default_factory=dict)
+    #: False for a file that was not checked but has findings about it (the configuration file).
+    checked: bool = True
 
 
 @dataclass(frozen=True, slots=True)

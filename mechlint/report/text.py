@@ -83,7 +83,10 @@ def _counts(report: Report) -> str:
         return f"All checks passed: {files} checked, no problems."
     levels = (Level.ERROR, Level.WARNING, Level.NOTE)
     parts = [_plural(report.count(level), level.label) for level in levels if report.count(level)]
-    return f"Found {_plural(len(results), 'problem')} ({', '.join(parts)}) in {len(report.files)} of {files}."
+    with_findings = [f for f in report.files if any(r.suppressed is None for r in f.results)]
+    checked = sum(1 for f in with_findings if f.checked)
+    config = " and in the configuration" if any(not f.checked for f in with_findings) else ""
+    return f"Found {_plural(len(results), 'problem')} ({', '.join(parts)}) in {checked} of {files}{config}."
 
 
 def render(report: Report, options: OutputOptions) -> str:
