@@ -172,6 +172,7 @@ def read_file(path: Path, max_size: int, root: Path) -> bytes | str:
                 break
             chunks.append(chunk)
             remaining -= len(chunk)
+        after = os.fstat(fd)
     except OSError as error:
         return f"cannot be read ({error.strerror or error})"
     finally:
@@ -179,6 +180,8 @@ def read_file(path: Path, max_size: int, root: Path) -> bytes | str:
     data = b"".join(chunks)
     if len(data) > max_size:
         return f"grew past max-file-size ({max_size} bytes) while it was read"
+    if len(data) != after.st_size or after.st_mtime_ns != opened.st_mtime_ns:
+        return "changed while it was read; run mechlint again when it is saved"
     return data
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import json
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,7 +68,19 @@ class Document:
 
     @property
     def lines(self) -> list[str]:
-        return self.text.split("\n")
+        """The lines of the text, split once."""
+        return self.memo("lines", lambda: self.text.split("\n"))  # type: ignore[no-any-return]
+
+    def _line_starts(self) -> list[int]:
+        def compute() -> list[int]:
+            starts = [0]
+            position = self.text.find("\n")
+            while position >= 0:
+                starts.append(position + 1)
+                position = self.text.find("\n", position + 1)
+            return starts
+
+        return self.memo("line-starts", compute)  # type: ignore[no-any-return]
 
     def scan(self) -> ScanResult:
         """Positions of every value; computed once, and only on demand."""
@@ -105,11 +118,10 @@ class Document:
         text = self.text
         start = min(start, len(text))
         end = min(max(end, start + 1), len(text) + 1)
-        line = text.count("\n", 0, start) + 1
-        line_start = text.rfind("\n", 0, start) + 1
-        end_line = line + text.count("\n", start, max(start, end - 1))
-        end_line_start = text.rfind("\n", 0, max(start, end - 1)) + 1 if end_line > line else line_start
-        return Region(line, start - line_start + 1, end_line, end - end_line_start + 1)
+        starts = self._line_starts()
+        line = bisect_right(starts, start)
+        end_line = bisect_right(starts, max(start, end - 1))
+        return Region(line, start - starts[line - 1] + 1, end_line, end - starts[end_line - 1] + 1)
 
 
 def _decode(document: Document) -> str | None:
@@ -117,7 +129,7 @@ def _decode(document: Document) -> str | None:
     if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) or raw[:4].count(0) == 3:
         _encoding_error(document, "UTF-32")
         return None
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (len(raw) >= 2 and 0 in raw[:2]):
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _looks_utf16(raw):
         _encoding_error(document, "UTF-16")
         return None
     try:
@@ -147,6 +159,19 @@ def _decode(document: Document) -> str | None:
             )
         )
     return text
+
+
+def _looks_utf16(raw: bytes) -> bool:
+    """UTF-16 without a BOM: ASCII text with a zero byte beside every character."""
+    head = raw[:16]
+    if len(head) < 4 or len(head) % 2:
+        head = head[: len(head) - len(head) % 2]
+    if len(head) < 4:
+        return len(head) == 2 and head.count(0) == 1
+    low, high = head[0::2], head[1::2]
+    return (all(b == 0 for b in high) and all(b != 0 for b in low)) or (
+        all(b == 0 for b in low) and all(b != 0 for b in high)
+    )
 
 
 def _offset_of(text: str, line: int, column: int) -> int:

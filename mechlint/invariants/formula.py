@@ -22,6 +22,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
+from mechlint.saferegex import UnsafePattern, compile_pattern
+
 MAX_FORMULA_LENGTH = 10_000
 MAX_DEPTH = 100
 
@@ -67,12 +69,20 @@ class Node:
         return frozenset(names)
 
 
+MAX_STARS = 3
+MAX_KEY = 128
+
+
 def glob_pattern(glob: str, binding: Mapping[str, str] | None = None) -> re.Pattern[str]:
     """A target-key glob as a regex: ``*`` any run, ``?`` one character, ``{n}`` a placeholder.
 
     Without a binding, each placeholder becomes a named group (repeats must
-    agree); with one, it is replaced by its bound value.
+    agree); with one, it is replaced by its bound value. At most
+    :data:`MAX_STARS` ``*`` keep the cost of a match polynomial and small
+    (keys longer than :data:`MAX_KEY` are never matched).
     """
+    if glob.count("*") > MAX_STARS:
+        raise UnsafePattern(f"a glob may have at most {MAX_STARS} '*'")
     out = []
     seen: set[str] = set()
     position = 0
@@ -212,13 +222,13 @@ class _Parser:
             value = text[1:-1].replace('\\"', '"').replace("\\\\", "\\")
             if name in ("text", "state") and position == ATOMS[name] - 1:
                 try:
-                    re.compile(value)
-                except re.error as error:
-                    raise FormulaError(f"invalid regular expression: {error}", string_offset + 1) from None
+                    compile_pattern(value)
+                except UnsafePattern as error:
+                    raise FormulaError(str(error), string_offset + 1) from None
             if name in ("active", "path"):
                 try:
                     glob_pattern(value)
-                except re.error as error:
+                except (re.error, UnsafePattern) as error:
                     raise FormulaError(f"invalid glob: {error}", string_offset + 1) from None
             values.append(value)
         self.take(")")

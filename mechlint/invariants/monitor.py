@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import itertools
 import operator
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mechlint.invariants.formula import ATOMS, Node, glob_pattern, show
+from mechlint.invariants.formula import ATOMS, MAX_KEY, Node, glob_pattern, show
+from mechlint.saferegex import compile_pattern
 
 MAX_TEXT = 10_000  # characters of one step's text that a regex sees
 MAX_BINDINGS = 10_000
@@ -53,7 +53,7 @@ def _key_matches(glob: str, binding: Mapping[str, str], keys: frozenset[str]) ->
     if not any(c in glob for c in "*?{"):
         return glob in keys
     pattern = glob_pattern(glob, binding)
-    return any(pattern.match(key) for key in keys)
+    return any(len(key) <= MAX_KEY and pattern.match(key) for key in keys)
 
 
 def atom_column(node: Node, steps: list[StepView], binding: Mapping[str, str]) -> list[bool]:
@@ -62,10 +62,10 @@ def atom_column(node: Node, steps: list[StepView], binding: Mapping[str, str]) -
     if node.op == "path":
         return [_key_matches(node.values[0], binding, step.paths) for step in steps]
     if node.op == "text":
-        regex = re.compile(node.values[0])
-        return [regex.search(step.text) is not None for step in steps]
+        regex = compile_pattern(node.values[0])
+        return [regex.search(step.text[:MAX_TEXT]) is not None for step in steps]
     key, pattern = node.values
-    regex = re.compile(pattern)
+    regex = compile_pattern(pattern)
     return [key in step.state and regex.search(step.state[key][:MAX_TEXT]) is not None for step in steps]
 
 

@@ -232,7 +232,11 @@ class Source:
     @staticmethod
     def _incomplete_reason(history: History) -> str:
         state = history.state()
-        return "this is a shallow clone" if state.shallow else "this is a partial clone (objects may be missing)"
+        if state.shallow:
+            return "this is a shallow clone"
+        if state.partial:
+            return "this is a partial clone (objects may be missing)"
+        return "git could not read all of the history"
 
     def _unpinned(self, state: FileState) -> list[Outcome]:
         out = [
@@ -314,7 +318,7 @@ class Source:
             hit = self._hit(revisions)
             elsewhere = None if hit else self._anywhere()
         except GitError as error:
-            return [Outcome("provenance/history-unavailable", "/path", f"{quote(self.path, 200)}: {error}")]
+            return [self._unavailable(f"looking up {quote(self.path, 200)} failed ({error})")]
         if present:
             if hit is not None:
                 return self._stale(hit, revisions, state)
@@ -414,7 +418,7 @@ class Source:
         try:
             hit = self._hit(history.path_history(self.repo.prefix + original))
         except GitError as error:
-            return [Outcome("provenance/history-unavailable", "/path", f"{claim}: {error}")]
+            return [self._unavailable(f"{claim}, and looking it up failed ({error})")]
         if hit is not None:
             return []
         if not history.complete:
