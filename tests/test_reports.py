@@ -238,3 +238,15 @@ def test_text_report_has_location_caret_and_summary(defect_report: tuple[Report,
     assert "^" in text
     assert text.rstrip().splitlines()[-1].startswith("Found ")
     assert "\033[" not in text
+
+
+def test_text_report_cannot_drive_the_terminal() -> None:
+    from mechlint.model import FileReport, Level, Region, Result
+
+    hostile = "\x1b]0;pwned\x07\x1b[2J"
+    result = Result(
+        f"m{hostile}.json", "r/x", Level.ERROR, f"bad {hostile}", "", Region(1, 1, 1, 2), source_line=hostile
+    )
+    report = Report(files=(FileReport("m.json", "m.json", (result,)),), files_checked=1)
+    text = reporter("text")(report, OutputOptions())
+    assert "\x1b" not in text and "\x07" not in text
