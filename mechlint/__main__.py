@@ -1,3 +1,3 @@
-from mechlint.cli import run
+from mechlint.entry import run
 
 run()

@@ -7,20 +7,38 @@ configuration error.
 
 from __future__ import annotations
 
-import os
 import sys
-from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from mechlint import __version__
+from mechlint.commands import (
+    EXIT_FINDINGS,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    CheckOptions,
+    FailOn,
+    Format,
+    _error,
+    _split,
+    run_check,
+    write_output,
+)
 
-if TYPE_CHECKING:
-    pass
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+__all__ = [
+    "EXIT_FINDINGS",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "_error",
+    "_split",
+    "app",
+    "main",
+    "write_output",
+]
 
 app = typer.Typer(
     name="mechlint",
@@ -30,20 +48,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
-    github = "github"
-    sarif = "sarif"
-
-
-class FailOn(StrEnum):
-    error = "error"
-    warning = "warning"
-    note = "note"
-    never = "never"
 
 
 def _version(value: bool) -> None:
@@ -60,52 +64,6 @@ def _root(
     ] = None,
 ) -> None:
     """mechlint: a linter for mechanism files."""
-
-
-def _split(values: list[str] | None) -> list[str]:
-    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
-
-
-def _use_color(choice: bool | None) -> bool:
-    if choice is not None:
-        return choice
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
-
-
-def write_output(text: str, output: Path | None) -> None:
-    """Write to stdout, or atomically to ``output`` (a temporary file, then rename)."""
-    data = text.encode("utf-8", "backslashreplace")
-    if output is None:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        return
-    from mechlint.edit import write_atomically
-
-    write_atomically(output, data)
-
-
-def _error(message: str) -> None:
-    typer.echo(f"mechlint: {message}", err=True)
-
-
-def _parse_outputs(values: list[str], default: Format) -> tuple[Path | None, list[tuple[Format, Path]]]:
-    """``-o FILE`` (the --format report) and ``-o FORMAT:FILE`` (one more report)."""
-    main_output: Path | None = None
-    extra: list[tuple[Format, Path]] = []
-    for value in values:
-        name, colon, rest = value.partition(":")
-        if colon and name in Format.__members__ and rest:
-            extra.append((Format(name), Path(rest)))
-        elif main_output is None:
-            main_output = Path(value)
-        else:
-            raise typer.BadParameter(f"only one -o FILE for the --format report; got {value!r} too", param_hint="-o")
-    return main_output, extra
 
 
 @app.command()
@@ -125,92 +83,37 @@ def check(
     show_suppressed: Annotated[bool, typer.Option(help="Include suppressed findings, marked as such.")] = False,
     baseline: Annotated[Optional[Path], typer.Option(help="Hide the findings recorded in this baseline file.")] = None,  # noqa: UP045
     update_baseline: Annotated[bool, typer.Option(help="Rewrite the --baseline file from this run.")] = False,
+    jobs: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per core for large runs)."),
+    ] = None,
+    cache: Annotated[bool, typer.Option(help="Reuse results of unchanged files from .mechlint_cache/.")] = False,
     since: Annotated[
         str | None, typer.Option(help="Only files changed since this git revision, or whose sources changed.")
     ] = None,
 ) -> None:
     """Check mechanism files and report what is wrong with them."""
-    from mechlint.adoption import baseline_text, load_baseline
-    from mechlint.config import load_config
-    from mechlint.discovery import UsageError, find_project_root
-    from mechlint.engine import lint
-    from mechlint.errors import ConfigError
-    from mechlint.report import OutputOptions, reporter
-
-    main_output, extra_outputs = _parse_outputs(output or [], output_format)
-    if update_baseline and baseline is None:
-        _error("--update-baseline needs --baseline FILE")
-        raise typer.Exit(EXIT_USAGE)
-    try:
-        config = load_config(config_file).with_flags(
-            select=_split(select), ignore=_split(ignore), fail_on=fail_on.value if fail_on else None
+    raise typer.Exit(
+        run_check(
+            CheckOptions(
+                paths=[str(p) for p in paths or []],
+                output_format=output_format,
+                outputs=output or [],
+                select=select or [],
+                ignore=ignore or [],
+                fail_on=fail_on.value if fail_on else None,
+                config_file=config_file,
+                root=root,
+                color=color,
+                show_suppressed=show_suppressed,
+                baseline=baseline,
+                update_baseline=update_baseline,
+                since=since,
+                jobs=jobs,
+                cache=cache,
+            )
         )
-        known = load_baseline(baseline) if baseline is not None and not update_baseline else None
-    except ConfigError as error:
-        _error(f"{error} [mechlint/invalid-config]")
-        raise typer.Exit(EXIT_USAGE) from None
-    if root is not None and not root.is_dir():
-        _error(f"--root {root}: not a folder")
-        raise typer.Exit(EXIT_USAGE)
-    project_root = (root or find_project_root(Path.cwd())).resolve()
-    targets = [str(p) for p in paths or [Path(".")]]
-    try:
-        if since is not None:
-            targets = _changed_targets(targets, since, config, project_root, root)
-            if not targets:
-                typer.echo(f"No mechanism file changed since {since}, and no source of one.", err=True)
-                raise typer.Exit(EXIT_OK)
-        report = lint(
-            targets,
-            config,
-            root=project_root,
-            fingerprints=output_format is Format.sarif or any(f is Format.sarif for f, _ in extra_outputs),
-            source_root=root,
-            show_suppressed=show_suppressed,
-            baseline=known,
-            baseline_name=str(baseline or ""),
-        )
-    except UsageError as error:
-        _error(str(error))
-        raise typer.Exit(EXIT_USAGE) from None
-    options = OutputOptions(
-        color=main_output is None and output_format is Format.text and _use_color(color),
-        root_uri=project_root.as_uri().rstrip("/") + "/",
-        tool_version=__version__,
     )
-    plain = OutputOptions(root_uri=options.root_uri, tool_version=__version__)
-    writes = [(output_format, main_output, options), *((f, p, plain) for f, p in extra_outputs)]
-    for kind, target, how in writes:
-        try:
-            write_output(reporter(kind.value)(report, how), target)
-        except OSError as error:
-            _error(f"cannot write {target}: {error.strerror or error}")
-            raise typer.Exit(EXIT_USAGE) from None
-    if update_baseline and baseline is not None:
-        try:
-            write_output(baseline_text(report.files), baseline)
-        except OSError as error:
-            _error(f"cannot write {baseline}: {error.strerror or error}")
-            raise typer.Exit(EXIT_USAGE) from None
-        typer.echo(f"Wrote {len(report.results)} findings to the baseline {baseline}.", err=True)
-        raise typer.Exit(EXIT_OK)
-    worst, threshold = report.worst(), config.fail_level
-    failed = worst is not None and threshold is not None and worst >= threshold
-    raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
-
-
-def _changed_targets(
-    targets: list[str], since: str, config: object, project_root: Path, root: Path | None
-) -> list[str]:
-    from mechlint.changed import changed_paths, select_changed
-    from mechlint.config import DEFAULT_EXCLUDE, Config
-    from mechlint.discovery import discover
-
-    assert isinstance(config, Config)
-    base = config.root if config.source else project_root
-    top, changed = changed_paths(Path.cwd(), since)
-    candidates = discover([Path(t) for t in targets], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base)
-    return [str(p) for p in select_changed(candidates, top, changed, root)]
 
 
 @app.command()

@@ -7,9 +7,10 @@ findings of each file on lines and columns. It prints nothing.
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,7 +25,9 @@ from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
 from mechlint.discovery import Candidate, discover, find_project_root, read_file
 from mechlint.document import Document, load
 from mechlint.model import FileReport, Finding, LocatedTrace, Notification, Region, Report, Result
+from mechlint.parallel import default_jobs, run_all
 from mechlint.report.fingerprint import line_fingerprints
+from mechlint.resultcache import ResultCache, decode, encode, fingerprint
 from mechlint.rules.schema.unsupported_version import unsupported
 from mechlint.run import Run
 
@@ -59,13 +62,19 @@ def lint(
     show_suppressed: bool = False,
     baseline: Counter[BaselineKey] | None = None,
     baseline_name: str = "",
+    jobs: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cache: Path | None = None,
 ) -> Report:
     """Check every mechanism file under ``paths`` and return the whole report.
 
     Source paths are relative to ``source_root`` when given, else to the git
     repository that holds each mechanism file. Findings matched by a
     configured suppression or recorded in ``baseline`` are marked suppressed,
-    and left out unless ``show_suppressed``.
+    and left out unless ``show_suppressed``. ``jobs`` worker processes (by
+    default, one per core for large runs) give the same report as one;
+    ``progress(done, total)`` is called as files are finished. With ``cache``
+    (a folder), results of unchanged files are reused (see :mod:`mechlint.resultcache`).
     """
     cwd = Path.cwd()
     config = config if config is not None else load_config(start=cwd)
@@ -73,16 +82,25 @@ def lint(
     base = config.root if config.source else root
     run = Run(root=root, source_root=source_root, frozen_pattern=_frozen_pattern(config))
     enabled = [replace(e, context=replace(e.context, run=run)) for e in config.enabled()]
-    candidates = discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base)
+    candidates = list(discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base))
     files: list[FileReport] = []
     notifications: list[Notification] = []
     used: Counter[int] = Counter()
     covered: set[int] = set()
     checked = 0
+
+    results_cache = ResultCache(cache, config_fingerprint(config, enabled, run)) if cache is not None else None
+
+    def work(candidate: Candidate) -> tuple[FileReport, list[Notification]]:
+        found: list[Notification] = []
+        report = lint_file(candidate, config, enabled, root, cwd, found, fingerprints, results_cache)
+        return report, found
+
+    workers = default_jobs(len(candidates)) if jobs is None else jobs
     try:
-        for candidate in candidates:
+        for candidate, (report, found) in zip(candidates, run_all(candidates, work, workers, progress), strict=True):
             checked += 1
-            report = lint_file(candidate, config, enabled, root, cwd, notifications, fingerprints)
+            notifications += found
             relative = _relative(candidate.path, base) or report.uri
             covered.update(i for i, s in enumerate(config.suppressions) if s.covers(relative))
             if report.results:
@@ -90,6 +108,9 @@ def lint(
                 files.append(replace(report, results=tuple(results)))
     finally:
         run.close()
+        if results_cache is not None:
+            results_cache.prune()
+            results_cache.close()
     files.sort(key=lambda f: f.path)
     if baseline is not None:
         files = apply_baseline(files, baseline, baseline_name)
@@ -156,6 +177,7 @@ def lint_file(
     cwd: Path,
     notifications: list[Notification],
     fingerprints: bool = False,
+    cache: ResultCache | None = None,
 ) -> FileReport:
     path = candidate.path
     shown = display_path(path, cwd)
@@ -167,15 +189,67 @@ def lint_file(
             return FileReport(shown, uri, ())
         result = Result(shown, UNREADABLE_FILE, level, f"{shown} {raw}", "", Region(1, 1, 1, 1))
         return FileReport(shown, uri, (result,))
-    document = load(shown, raw)
-    document.location = path.absolute()
-    findings = run_rules(document, enabled, notifications)
-    if not findings:
+    key = _cache_key(cache, raw, path, enabled) if cache is not None else None
+    cached = cache.get(key) if cache is not None and key is not None else None
+    if cached is not None:
+        results = decode(cached, shown)
+    else:
+        document = load(shown, raw)
+        document.location = path.absolute()
+        crashed = len(notifications)
+        findings = run_rules(document, enabled, notifications)
+        placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
+        results = tuple(replace(r, value_hash=value_hash(document.data, r.pointer, r.message)) for r in placed)
+        if cache is not None and key is not None and len(notifications) == crashed:
+            cache.put(key, encode(results))
+    if not results:
         return FileReport(shown, uri, ())
-    results = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
-    results = [replace(r, value_hash=value_hash(document.data, r.pointer, r.message)) for r in results]
     hashes = line_fingerprints(raw.decode("utf-8", "replace")) if fingerprints else {}
-    return FileReport(shown, uri, tuple(results), hashes)
+    return FileReport(shown, uri, results, hashes)
+
+
+def _cache_key(cache: ResultCache, raw: bytes, path: Path, enabled: Sequence[EnabledRule]) -> str | None:
+    """The result-cache key of a file: its bytes, and the state of its sources."""
+    run = next((e.context.run for e in enabled if e.context.run is not None), None)
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        data = None
+    sources = (
+        [s.get("path") for s in data.get("sources", []) or [] if isinstance(s, dict)] if isinstance(data, dict) else []
+    )
+    paths = [p for p in sources if isinstance(p, str)] if isinstance(sources, list) else []
+    if paths and run is not None:
+        return cache.key(raw, run.provenance().cache_key(path.absolute(), paths))
+    return cache.key(raw, "")
+
+
+def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], run: Run) -> str:
+    """Everything besides a file's bytes and sources that its results depend on."""
+    from mechlint import __version__
+
+    source = b""
+    if config.source is not None:
+        try:
+            source = config.source.read_bytes()
+        except OSError:
+            source = b"unreadable"
+    rules = [
+        (
+            e.rule.meta.id,
+            int(e.level),
+            sorted((k, repr(v)) for k, v in e.options.items()),
+            e.rule.doc,
+            repr(e.rule.meta),
+        )
+        for e in enabled
+    ]
+    lists = enabled[0].context.lists if enabled else None
+    words = sorted(repr(s) for s in lists.substitutions) if lists else []
+    allow = sorted(lists.allow) if lists else []
+    return fingerprint(
+        [__version__, source, rules, words, allow, str(run.root), str(run.source_root), run.frozen_pattern]
+    )
 
 
 def _frozen_pattern(config: Config) -> str | None:

@@ -28,6 +28,9 @@ class Substitution:
     why: str
 
 
+_WORDS = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
+
+
 def acronym_key(text: str) -> str:
     """``K/V``, ``KV`` and ``KVs`` are one acronym."""
     text = text[:-1] if len(text) > 2 and text.endswith("s") else text
@@ -56,6 +59,7 @@ class PlainLists:
     allow: frozenset[str] = frozenset()
     _forms: dict[str, Substitution] = field(default_factory=dict, compare=False, repr=False)
     _pattern: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
+    _first_words: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     @classmethod
     def build(cls, substitutions: Iterable[Substitution], allow: Iterable[str]) -> PlainLists:
@@ -69,11 +73,12 @@ class PlainLists:
         if alternatives:
             body = "|".join(r"\s+".join(map(re.escape, form.split())) for form in alternatives)
             pattern = re.compile(rf"(?<![\w'’-])(?:{body})(?![\w'’-])", re.IGNORECASE)
-        return cls(entries, frozenset(acronym_key(item) for item in allow), forms, pattern)
+        first_words = frozenset(form.split()[0] for form in forms)
+        return cls(entries, frozenset(acronym_key(item) for item in allow), forms, pattern, first_words)
 
     def find(self, text: str) -> Iterator[tuple[int, int, Substitution]]:
         """``(start, end, substitution)`` for each listed word or phrase in ``text``."""
-        if self._pattern is None:
+        if self._pattern is None or self._first_words.isdisjoint(_WORDS.findall(text.lower())):
             return
         for match in self._pattern.finditer(text):
             entry = self._forms.get(" ".join(match.group(0).lower().split()))

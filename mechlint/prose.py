@@ -16,9 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Literal
 
 from mechlint.views import as_object, items, members, scenarios, steps
+
+if TYPE_CHECKING:
+    from mechlint.document import Document
 
 Kind = Literal["step", "text", "label"]
 
@@ -36,6 +40,12 @@ class Passage:
 
 
 _TOP_FIELDS = ("title", "description", "caption", "alt")
+
+
+def of(document: Document, *, labels: bool = False) -> tuple[Passage, ...]:
+    """The passages of a document, computed once and shared by every prose rule."""
+    everything: tuple[Passage, ...] = document.memo("passages", lambda: tuple(passages(document.data, labels=True)))
+    return everything if labels else tuple(p for p in everything if p.kind != "label")
 
 
 def passages(data: Any, *, labels: bool = False) -> Iterator[Passage]:
@@ -231,3 +241,33 @@ def syllables(word: str) -> int:
 
 def is_word(text: str) -> bool:
     return any(char.isalpha() for char in text)
+
+
+# --- one analysis per string, shared by the rules ---------------------------
+
+#: How many distinct strings the per-process caches below remember.
+CACHE_SIZE = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A string split once: its sentences, the STE words of each, and its code spans."""
+
+    sentences: tuple[tuple[int, int], ...]
+    words: tuple[tuple[tuple[int, int], ...], ...]
+    code: tuple[tuple[int, int], ...]
+
+    def outside_code(self, offset: int) -> bool:
+        return not any(low <= offset < high for low, high in self.code)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def analyze(text: str) -> Analysis:
+    """The analysis of ``text``; pure, so it is computed once per distinct string."""
+    found = tuple(sentences(text))
+    return Analysis(found, tuple(tuple(words(text, a, b)) for a, b in found), tuple(code_spans(text)))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def syllables_cached(word: str) -> int:
+    return syllables(word)

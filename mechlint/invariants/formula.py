@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mechlint.saferegex import UnsafePattern, compile_pattern
 
@@ -74,6 +75,12 @@ MAX_KEY = 128
 
 
 def glob_pattern(glob: str, binding: Mapping[str, str] | None = None) -> re.Pattern[str]:
+    """A target-key glob as a compiled regex (see :func:`_glob_pattern`), compiled once per binding."""
+    return _glob_pattern(glob, tuple(sorted(binding.items())) if binding else None)
+
+
+@lru_cache(maxsize=4096)
+def _glob_pattern(glob: str, bound: tuple[tuple[str, str], ...] | None) -> re.Pattern[str]:
     """A target-key glob as a regex: ``*`` any run, ``?`` one character, ``{n}`` a placeholder.
 
     Without a binding, each placeholder becomes a named group (repeats must
@@ -81,6 +88,7 @@ def glob_pattern(glob: str, binding: Mapping[str, str] | None = None) -> re.Patt
     :data:`MAX_STARS` ``*`` keep the cost of a match polynomial and small
     (keys longer than :data:`MAX_KEY` are never matched).
     """
+    binding = dict(bound) if bound else None
     if glob.count("*") > MAX_STARS:
         raise UnsafePattern(f"a glob may have at most {MAX_STARS} '*'")
     out = []

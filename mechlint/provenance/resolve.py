@@ -59,6 +59,8 @@ class Repository:
     reason: str = ""
     _opened: bool = False
     answers: dict[tuple[str, str | None], list[Outcome]] = field(default_factory=dict)
+    refs_key: str | None = None
+    states: dict[str, str] = field(default_factory=dict)
 
     @property
     def prefix(self) -> str:
@@ -106,6 +108,24 @@ def frozen_regex(pattern: str) -> re.Pattern[str]:
     return re.compile(f"{body}(?P<original>.+?){_simple_glob(tail)}", re.DOTALL)
 
 
+def _refs_key(toplevel: Path | None) -> str:
+    """The refs, HEAD and shallowness of a repository, without gitpython (cheap)."""
+    if toplevel is None:
+        return "no repository"
+    from mechlint.provenance.git import Git
+
+    try:
+        git = Git(toplevel)
+        refs = git.run("for-each-ref", "--format=%(objectname) %(refname)", check=False)
+        head = git.run("rev-parse", "--verify", "--quiet", "HEAD", check=False)
+        shallow = git.run("rev-parse", "--is-shallow-repository", check=False)
+    except GitError as error:
+        return f"unreadable: {error}"
+    import hashlib
+
+    return hashlib.sha256(refs + b"\0" + head + b"\0" + shallow).hexdigest()
+
+
 def git_toplevel(start: Path) -> Path | None:
     for folder in (start, *start.parents):
         if (folder / ".git").exists():
@@ -146,6 +166,26 @@ class Provenance:
             found += [Outcome(o.rule, pointer + o.pointer, o.message) for o in repository.answers[key]]
             del index
         return found
+
+    def cache_key(self, mechanism: Path, paths: list[str]) -> str:
+        """What the provenance answers for these sources depend on, for the result cache.
+
+        The repository's folder, its refs and shallowness (history), and the
+        working-tree state of each source. Each part is computed once a run.
+        """
+        repository = self.repository(mechanism)
+        if repository.refs_key is None:
+            repository.refs_key = _refs_key(repository.toplevel)
+        parts = [str(repository.base), repository.refs_key]
+        for path in paths:
+            if path not in repository.states:
+                if path_problem(path):
+                    repository.states[path] = "unsafe"
+                else:
+                    state = hash_source(repository.base, path)
+                    repository.states[path] = f"{state.kind}:{state.sha256}:{state.detail}"
+            parts.append(f"{path}={repository.states[path]}")
+        return "\0".join(parts)
 
     def locate(self, mechanism: Path, path: str, digest: str | None) -> Located:
         """Find the bytes of one source: the file, or (for a gone file) the pinned blob in history."""

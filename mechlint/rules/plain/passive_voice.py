@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
+from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.prose import code_spans, passages, word_set
+from mechlint.prose import CACHE_SIZE, code_spans, word_set
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import quote
 
@@ -85,8 +87,13 @@ def _is_adverb(word: str) -> bool:
     return lower in ADVERBS or (len(lower) > 4 and lower.endswith("ly") and lower not in {"only", "early"})
 
 
-def passives(text: str) -> Iterator[tuple[int, int]]:
+@lru_cache(maxsize=CACHE_SIZE)
+def passives(text: str) -> tuple[tuple[int, int], ...]:
     """Character ranges from the form of "be" to the participle."""
+    return tuple(_passives(text))
+
+
+def _passives(text: str) -> Iterator[tuple[int, int]]:
     code = code_spans(text)
     tokens = [m for m in _TOKEN.finditer(text) if not any(low <= m.start() < high for low, high in code)]
     for index, token in enumerate(tokens):
@@ -113,7 +120,7 @@ def passives(text: str) -> Iterator[tuple[int, int]]:
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    for passage in passages(document.data):
+    for passage in prose.of(document):
         for start, end in passives(passage.text):
             yield META.finding(
                 passage.pointer,

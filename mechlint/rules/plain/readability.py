@@ -10,10 +10,12 @@ network). Words without letters, like numbers, are not scored.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
+from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.prose import is_word, passages, sentences, syllables, words
+from mechlint.prose import CACHE_SIZE, analyze, is_word, syllables_cached
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
 
 META = RuleMeta(
@@ -42,24 +44,32 @@ META = RuleMeta(
 )
 
 
-def grade(texts: list[str]) -> tuple[float, int]:
-    """The Flesch–Kincaid grade of ``texts`` and their number of words."""
-    word_count = sentence_count = syllable_count = 0
-    for text in texts:
-        for start, end in sentences(text):
-            found = [text[a:b] for a, b in words(text, start, end) if is_word(text[a:b])]
-            if not found:
-                continue
+@lru_cache(maxsize=CACHE_SIZE)
+def counts(text: str) -> tuple[int, int, int]:
+    """Sentences, words and syllables of one string (words without letters are not scored)."""
+    sentence_count = word_count = syllable_count = 0
+    for sentence_words in analyze(text).words:
+        found = [text[a:b] for a, b in sentence_words if is_word(text[a:b])]
+        if found:
             sentence_count += 1
             word_count += len(found)
-            syllable_count += sum(syllables(word) for word in found)
+            syllable_count += sum(syllables_cached(word.lower()) for word in found)
+    return sentence_count, word_count, syllable_count
+
+
+def grade(texts: list[str]) -> tuple[float, int]:
+    """The Flesch–Kincaid grade of ``texts`` and their number of words."""
+    sentence_count = word_count = syllable_count = 0
+    for text in texts:
+        s, w, y = counts(text)
+        sentence_count, word_count, syllable_count = sentence_count + s, word_count + w, syllable_count + y
     if not word_count:
         return 0.0, 0
     return 0.39 * word_count / sentence_count + 11.8 * syllable_count / word_count - 15.59, word_count
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    score, count = grade([p.text for p in passages(document.data)])
+    score, count = grade([p.text for p in prose.of(document)])
     if count >= context.options["min-words"] and score > context.options["max-grade"]:
         yield META.finding(
             "",

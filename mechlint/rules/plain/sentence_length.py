@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.prose import passages, sentences, words
+from mechlint.prose import analyze
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
 from mechlint.views import quote
 
@@ -51,10 +52,11 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    for passage in passages(document.data):
+    for passage in prose.of(document):
         limit: int = context.options["step-words" if passage.kind == "step" else "text-words"]
-        for start, end in sentences(passage.text):
-            count = len(words(passage.text, start, end))
+        analysis = analyze(passage.text)
+        for (start, end), sentence_words in zip(analysis.sentences, analysis.words, strict=True):
+            count = len(sentence_words)
             if count > limit:
                 kind = "step text" if passage.kind == "step" else "descriptive text"
                 yield META.finding(

@@ -17,10 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
+from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.prose import code_spans, passages, sentences, word_set, words
+from mechlint.prose import CACHE_SIZE, analyze, word_set
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import quote, readable_path
 
@@ -63,35 +65,53 @@ def surface(token: str) -> str:
     return token
 
 
-def _uses(text: str, pointer: str) -> Iterator[tuple[str, Use]]:
-    code = code_spans(text)
-    for start, end in sentences(text):
-        run: list[tuple[int, int]] = []
-        for word in words(text, start, end):
-            if text[word[0]] == "`" or any(low <= word[0] < high for low, high in code):
+@lru_cache(maxsize=CACHE_SIZE)
+def term_uses(text: str) -> tuple[tuple[str, str, int, tuple[int, int]], ...]:
+    """``(folded key, written form, number of words, span)`` of each word and short phrase of ``text``."""
+    analysis = analyze(text)
+    found: list[tuple[str, str, int, tuple[int, int]]] = []
+    for sentence_words in analysis.words:
+        # each item: start, end, surface, plain, folded, is a function word, letters
+        run: list[tuple[int, int, str, str, str, bool, int]] = []
+        for start, end in sentence_words:
+            if text[start] == "`" or (analysis.code and not analysis.outside_code(start)):
                 run = []
                 continue
-            if run and not text[run[-1][1] : word[0]].isspace():
+            if run and not text[run[-1][1] : start].isspace():
                 run = []
-            run = [*run[-2:], word]
-            for size in range(1, len(run) + 1):
+            token = text[start:end]
+            plain = token.replace("’", "'")
+            folded = _FOLD.sub("", plain.lower())
+            letters = sum(char.isalpha() for char in folded)
+            run = [*run[-2:], (start, end, surface(token), plain, folded, folded in FUNCTION_WORDS, letters)]
+            last = run[-1]
+            if letters >= 2:
+                found.append((folded, last[2], 1, (start, end)))
+            for size in (2, 3):
+                if size > len(run):
+                    break
                 group = run[-size:]
-                tokens = [text[a:b] for a, b in group]
-                if size > 1 and any(t.lower() in FUNCTION_WORDS for t in tokens):
+                if any(item[5] for item in group) or sum(item[6] for item in group) < 2:
                     continue
-                written = " ".join(surface(t) if i == 0 else t.replace("’", "'") for i, t in enumerate(tokens))
-                key = _FOLD.sub("", written.lower())
-                if sum(char.isalpha() for char in key) < 2:
-                    continue
-                yield key, Use(written, size, pointer, (group[0][0], group[-1][1]))
+                key = "".join(item[4] for item in group)
+                written = " ".join([group[0][2], *(item[3] for item in group[1:])])
+                found.append((key, written, size, (group[0][0], end)))
+    return tuple(found)
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     by_key: dict[str, list[Use]] = {}
-    for passage in passages(document.data, labels=True):
-        for key, use in _uses(passage.text, passage.pointer):
-            by_key.setdefault(key, []).append(use)
+    for passage in prose.of(document, labels=True):
+        pointer = passage.pointer
+        for key, written, size, span in term_uses(passage.text):
+            uses = by_key.get(key)
+            if uses is None:
+                by_key[key] = [Use(written, size, pointer, span)]
+            elif uses[0].surface != written or uses[0].size != size or len(uses) > 1:
+                uses.append(Use(written, size, pointer, span))
     for uses in by_key.values():
+        if len(uses) < 2:
+            continue
         single = {use.surface for use in uses if use.size == 1}
         sizes = {use.size for use in uses}
         if len(single) < 2 and len(sizes) < 2:

@@ -10,10 +10,12 @@ says which style dominates (on a tie, the style used first).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
+from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.prose import code_spans, passages
+from mechlint.prose import CACHE_SIZE, code_spans
 from mechlint.rules import Example, RuleContext, RuleMeta
 
 META = RuleMeta(
@@ -34,16 +36,20 @@ META = RuleMeta(
 
 STRAIGHT = "'\""
 CURLY = "‘’“”"
+MARKS = STRAIGHT + CURLY
 
 
-def marks(text: str) -> list[tuple[int, str]]:
+@lru_cache(maxsize=CACHE_SIZE)
+def marks(text: str) -> tuple[tuple[int, str], ...]:
     """``(offset, style)`` of each apostrophe or quote outside code spans."""
+    if not any(char in text for char in MARKS):
+        return ()
     code = code_spans(text)
     found = []
     for index, char in enumerate(text):
         if (char in STRAIGHT or char in CURLY) and not any(low <= index < high for low, high in code):
             found.append((index, "straight" if char in STRAIGHT else "curly"))
-    return found
+    return tuple(found)
 
 
 def dominant(counts: dict[str, int], first: str) -> str:
@@ -53,7 +59,7 @@ def dominant(counts: dict[str, int], first: str) -> str:
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    found = [(p, marks(p.text)) for p in passages(document.data, labels=True)]
+    found = [(p, marks(p.text)) for p in prose.of(document, labels=True)]
     counts = {"straight": 0, "curly": 0}
     order: list[str] = []
     for _, passage_marks in found:

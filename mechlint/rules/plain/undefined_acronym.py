@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
+from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.plainlists import acronym_key
-from mechlint.prose import code_spans, passages
+from mechlint.prose import CACHE_SIZE, code_spans
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
 from mechlint.views import quote
 
@@ -40,10 +42,18 @@ META = RuleMeta(
     tags=("plain-language",),
 )
 
+ACRONYM_HINT = re.compile(r"[A-Z][^a-z\s]*[A-Z]")
 ACRONYM = re.compile(r"(?<![\w/&-])([A-Z][A-Z0-9]*(?:[/&-][A-Z0-9]+)*)(s?)(?![\w/&-])")
 
 
-def acronyms(text: str) -> Iterator[tuple[int, int, str]]:
+@lru_cache(maxsize=CACHE_SIZE)
+def acronyms(text: str) -> tuple[tuple[int, int, str], ...]:
+    return tuple(_acronyms(text))
+
+
+def _acronyms(text: str) -> Iterator[tuple[int, int, str]]:
+    if not ACRONYM_HINT.search(text):
+        return
     code = code_spans(text)
     for match in ACRONYM.finditer(text):
         word = match.group(1)
@@ -52,7 +62,8 @@ def acronyms(text: str) -> Iterator[tuple[int, int, str]]:
         yield match.start(), match.end(1), word
 
 
-def definitions(text: str) -> set[str]:
+@lru_cache(maxsize=CACHE_SIZE)
+def definitions(text: str) -> frozenset[str]:
     found = set()
     for start, end, word in acronyms(text):
         before = text[:start].rstrip()
@@ -61,17 +72,17 @@ def definitions(text: str) -> set[str]:
             before.endswith("(") and text[end:].lstrip().startswith(")") and re.search(r"[A-Za-z]{2,}\W*$", before[:-1])
         ) or (after.startswith("(") and re.match(r"\(\s*[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z-]+)+", after)):
             found.add(acronym_key(word))
-    return found
+    return frozenset(found)
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    prose = list(passages(document.data))
+    texts = prose.of(document)
     allowed = context.lists.allow | {acronym_key(item) for item in context.options["allow"]}
     defined: set[str] = set()
-    for passage in prose:
+    for passage in texts:
         defined |= definitions(passage.text)
     reported: set[str] = set()
-    for passage in prose:
+    for passage in texts:
         for start, end, word in acronyms(passage.text):
             key = acronym_key(word)
             if key in allowed or key in defined or key in reported:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.prose import code_spans, passages
+from mechlint.prose import code_spans
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import quote
 
@@ -39,7 +40,7 @@ META = RuleMeta(
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     lists = context.lists
-    for passage in passages(document.data):
+    for passage in prose.of(document):
         code = code_spans(passage.text)
         for start, end, entry in lists.find(passage.text):
             if any(low <= start < high for low, high in code):

@@ -10,7 +10,7 @@ object that lacks a key.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -66,7 +66,22 @@ def _pointer(path: Any) -> str:
     return "".join("/" + escape_token(str(token)) for token in path)
 
 
+@cache
+def fast_validator() -> Callable[[Any], bool] | None:
+    """The schema compiled to closures (see :mod:`mechlint.fastschema`); ``None`` if it cannot be."""
+    from mechlint.fastschema import Unsupported, compile_schema
+    from mechlint.resources import schema
+
+    try:
+        return compile_schema(schema(SCHEMA_NAME))
+    except Unsupported:
+        return None
+
+
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    fast = fast_validator()
+    if fast is not None and fast(document.data):
+        return  # valid: jsonschema, and its import, are only needed to explain errors
     seen: set[tuple[str, str]] = set()
     for error in validator().iter_errors(document.data):
         for finding in describe_error(error):

@@ -1,0 +1,116 @@
+"""The ``mechlint`` console script: a fast path for ``check``, typer for everything else.
+
+A pre-commit hook runs ``mechlint check FILE...`` on every commit, and typer
+(with pydantic) takes longer to import than checking a file. So the common
+``check`` invocations are parsed here, by a small parser that knows exactly
+the options of ``check``, and run through the same :func:`run_check` as the
+full command line. Anything it does not fully understand (``--help``, an
+unknown option, a bad value, another command) goes to :func:`mechlint.cli.main`,
+which prints typer's usual help and errors. A test checks that both paths
+accept the same options and give the same output.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from mechlint.commands import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CheckOptions, FailOn, Format, _error, run_check
+
+#: option name → (field of CheckOptions, kind); kinds: value, list, flag, no-flag.
+OPTIONS: dict[str, tuple[str, str]] = {
+    "--format": ("output_format", "value"),
+    "-f": ("output_format", "value"),
+    "--output": ("outputs", "list"),
+    "-o": ("outputs", "list"),
+    "--select": ("select", "list"),
+    "--ignore": ("ignore", "list"),
+    "--fail-on": ("fail_on", "value"),
+    "--config": ("config_file", "value"),
+    "--root": ("root", "value"),
+    "--color": ("color", "flag"),
+    "--no-color": ("color", "no-flag"),
+    "--show-suppressed": ("show_suppressed", "flag"),
+    "--no-show-suppressed": ("show_suppressed", "no-flag"),
+    "--baseline": ("baseline", "value"),
+    "--update-baseline": ("update_baseline", "flag"),
+    "--no-update-baseline": ("update_baseline", "no-flag"),
+    "--since": ("since", "value"),
+    "--jobs": ("jobs", "value"),
+    "-j": ("jobs", "value"),
+    "--cache": ("cache", "flag"),
+    "--no-cache": ("cache", "no-flag"),
+}
+_CHOICES = {"output_format": {f.value for f in Format}, "fail_on": {f.value for f in FailOn}}
+_PATHS = {"config_file", "root", "baseline"}
+
+
+def parse_check(argv: list[str]) -> CheckOptions | None:
+    """The options of ``check ARGS``, or ``None`` when typer should parse them instead."""
+    options = CheckOptions()
+    index = 0
+    only_paths = False
+    while index < len(argv):
+        argument = argv[index]
+        index += 1
+        if only_paths or not argument.startswith("-") or argument == "-":
+            options.paths.append(argument)
+            continue
+        if argument == "--":
+            only_paths = True
+            continue
+        name, equals, inline = argument.partition("=")
+        if name not in OPTIONS or (equals and not name.startswith("--")):
+            return None
+        field_name, kind = OPTIONS[name]
+        if kind in ("flag", "no-flag"):
+            if equals:
+                return None
+            setattr(options, field_name, kind == "flag")
+            continue
+        if equals:
+            value = inline
+        elif index < len(argv):
+            value = argv[index]
+            index += 1
+        else:
+            return None
+        if field_name in _CHOICES and value not in _CHOICES[field_name]:
+            return None
+        if kind == "list":
+            getattr(options, field_name).append(value)
+        elif field_name == "output_format":
+            options.output_format = Format(value)
+        elif field_name in _PATHS:
+            setattr(options, field_name, Path(value))
+        elif field_name == "jobs":
+            if not value.isdigit() or not value.isascii() or int(value) < 1:
+                return None
+            options.jobs = int(value)
+        else:
+            setattr(options, field_name, value)
+    return options
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["check"]:
+        options = parse_check(arguments[1:])
+        if options is not None:
+            try:
+                return run_check(options)
+            except KeyboardInterrupt:
+                _error("interrupted")
+                return EXIT_INTERRUPTED
+            except BrokenPipeError:
+                return EXIT_OK
+            except Exception as error:  # the last line of defence: never a traceback
+                _error(f"internal error ({type(error).__name__}: {error}); please report it")
+                return EXIT_USAGE
+    from mechlint.cli import main as full_main
+
+    return full_main(arguments)
+
+
+def run() -> None:
+    sys.exit(main())
