@@ -26,7 +26,18 @@ if TYPE_CHECKING:
     from mechlint.plainlists import PlainLists
 
 DEFAULT_INCLUDE = ("**/mechanisms/*.json", "**/*.mechanism.json")
-DEFAULT_EXCLUDE = (".git", ".mechlint_cache", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox")
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".mechlint_cache",
+    ".hg",
+    ".svn",
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".tox",
+    ".nox",
+)
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 FAIL_ON_CHOICES = (*LEVEL_NAMES, "never")
 CONFIG_NAMES = ("mechlint.toml", "pyproject.toml")

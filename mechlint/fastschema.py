@@ -1,12 +1,15 @@
-"""A JSON Schema subset compiled into plain Python closures, for the common case: a valid file.
+"""A JSON Schema subset compiled into Python source, for the common case: a valid file.
 
 ``compile_schema(schema)`` returns a function ``instance -> bool`` that says
 whether the instance is valid, with the same semantics as jsonschema's
 Draft 2020-12 validator for the keywords it supports (types as jsonschema
-sees them, ``pattern`` with Python's ``re.search``). A schema that uses any
-other keyword raises :class:`Unsupported`, and the caller then always uses
-jsonschema. Only a *valid* answer is ever trusted on its own: when the
-closure says "invalid", jsonschema runs to say why.
+sees them, ``pattern`` with Python's ``re.search``). Each subschema becomes
+one small Python function, generated once per run and executed by the
+interpreter like hand-written code. A schema that uses any other keyword
+raises :class:`Unsupported`, and the caller then always uses jsonschema.
+Only a *valid* answer is ever trusted on its own: when the function says
+"invalid", jsonschema runs to say why. ``tests/test_fastschema.py`` checks
+that the two agree on generated documents.
 """
 
 from __future__ import annotations
@@ -18,140 +21,26 @@ from typing import Any
 Check = Callable[[Any], bool]
 
 ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default", "$schema", "$id", "$defs"})
+_TYPES = {
+    "object": "isinstance(v, dict)",
+    "array": "isinstance(v, list)",
+    "string": "isinstance(v, str)",
+    "boolean": "isinstance(v, bool)",
+    "null": "v is None",
+    "number": "(isinstance(v, (int, float)) and not isinstance(v, bool))",
+    "integer": "((isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()))",
+}
+_BOUNDS = {"minimum": "<", "maximum": ">", "exclusiveMinimum": "<=", "exclusiveMaximum": ">="}
+_SIZES = {
+    "minItems": ("list", "<"),
+    "maxItems": ("list", ">"),
+    "minLength": ("str", "<"),
+    "maxLength": ("str", ">"),
+}
 
 
 class Unsupported(Exception):
     """The schema uses a keyword this compiler does not know."""
-
-
-def _type_check(name: str) -> Check:
-    checks: dict[str, Check] = {
-        "object": lambda v: isinstance(v, dict),
-        "array": lambda v: isinstance(v, list),
-        "string": lambda v: isinstance(v, str),
-        "boolean": lambda v: isinstance(v, bool),
-        "null": lambda v: v is None,
-        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-        "integer": lambda v: (
-            (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer())
-        ),
-    }
-    if name not in checks:
-        raise Unsupported(f"type {name!r}")
-    return checks[name]
-
-
-class _Compiler:
-    def __init__(self, root: dict[str, Any]) -> None:
-        self.root = root
-        self.refs: dict[str, Check] = {}
-
-    def ref(self, target: str) -> Check:
-        if not target.startswith("#/$defs/") or "/" in target[len("#/$defs/") :]:
-            raise Unsupported(f"$ref {target!r}")
-        if target not in self.refs:
-            name = target[len("#/$defs/") :]
-            definitions = self.root.get("$defs", {})
-            if name not in definitions:
-                raise Unsupported(f"$ref to a missing definition {target!r}")
-            holder: list[Check] = []
-            self.refs[target] = lambda v: holder[0](v)
-            holder.append(self.compile(definitions[name]))
-        return self.refs[target]
-
-    def compile(self, schema: Any) -> Check:
-        if schema is True:
-            return lambda v: True
-        if schema is False:
-            return lambda v: False
-        if not isinstance(schema, dict):
-            raise Unsupported("a schema that is not an object or a boolean")
-        checks: list[Check] = []
-        for keyword, value in schema.items():
-            if keyword in ANNOTATIONS or keyword.startswith("x-"):
-                continue
-            if keyword in ("properties", "patternProperties", "additionalProperties"):
-                continue  # compiled together below
-            checks.append(self.keyword(keyword, value, schema))
-        if any(k in schema for k in ("properties", "patternProperties", "additionalProperties")):
-            checks.append(self.object_members(schema))
-        if not checks:
-            return lambda v: True
-        if len(checks) == 1:
-            return checks[0]
-        return lambda v: all(check(v) for check in checks)
-
-    def keyword(self, keyword: str, value: Any, schema: dict[str, Any]) -> Check:
-        if keyword == "$ref":
-            return self.ref(value)
-        if keyword == "type":
-            names = value if isinstance(value, list) else [value]
-            types = [_type_check(name) for name in names]
-            return lambda v: any(t(v) for t in types)
-        if keyword == "enum":
-            return lambda v: any(_equal(v, option) for option in value)
-        if keyword == "const":
-            return lambda v: _equal(v, value)
-        if keyword == "required":
-            names = list(value)
-            return lambda v: not isinstance(v, dict) or all(name in v for name in names)
-        if keyword == "minItems":
-            return lambda v: not isinstance(v, list) or len(v) >= value
-        if keyword == "maxItems":
-            return lambda v: not isinstance(v, list) or len(v) <= value
-        if keyword == "minLength":
-            return lambda v: not isinstance(v, str) or len(v) >= value
-        if keyword == "maxLength":
-            return lambda v: not isinstance(v, str) or len(v) <= value
-        if keyword == "pattern":
-            regex = re.compile(value)
-            return lambda v: not isinstance(v, str) or regex.search(v) is not None
-        if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-            return _bound(keyword, value)
-        if keyword == "items":
-            item = self.compile(value)
-            return lambda v: not isinstance(v, list) or all(item(i) for i in v)
-        if keyword == "propertyNames":
-            name_check = self.compile(value)
-            return lambda v: not isinstance(v, dict) or all(name_check(k) for k in v)
-        raise Unsupported(f"keyword {keyword!r}")
-
-    def object_members(self, schema: dict[str, Any]) -> Check:
-        properties = {name: self.compile(sub) for name, sub in schema.get("properties", {}).items()}
-        patterns = [(re.compile(p), self.compile(sub)) for p, sub in schema.get("patternProperties", {}).items()]
-        extra = self.compile(schema["additionalProperties"]) if "additionalProperties" in schema else None
-
-        def check(v: Any) -> bool:
-            if not isinstance(v, dict):
-                return True
-            for name, item in v.items():
-                known = name in properties
-                if known and not properties[name](item):
-                    return False
-                matched = False
-                for regex, sub in patterns:
-                    if regex.search(name):
-                        matched = True
-                        if not sub(item):
-                            return False
-                if not known and not matched and extra is not None and not extra(item):
-                    return False
-            return True
-
-        return check
-
-
-def _bound(keyword: str, limit: Any) -> Check:
-    def numeric(v: Any) -> bool:
-        return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-    if keyword == "minimum":
-        return lambda v: not numeric(v) or v >= limit
-    if keyword == "maximum":
-        return lambda v: not numeric(v) or v <= limit
-    if keyword == "exclusiveMinimum":
-        return lambda v: not numeric(v) or v > limit
-    return lambda v: not numeric(v) or v < limit
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -165,6 +54,111 @@ def _equal(a: Any, b: Any) -> bool:
     return bool(a == b) and type(a) in (type(b), int, float) and type(b) in (type(a), int, float)
 
 
+class _Generator:
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.source: list[str] = []
+        self.constants: dict[str, Any] = {"_equal": _equal}
+        self.refs: dict[str, str] = {}
+        self.tables: list[str] = []
+        self.count = 0
+
+    def constant(self, value: Any) -> str:
+        name = f"c{len(self.constants)}"
+        self.constants[name] = value
+        return name
+
+    def ref(self, target: str) -> str:
+        prefix = "#/$defs/"
+        if not target.startswith(prefix) or "/" in target[len(prefix) :]:
+            raise Unsupported(f"$ref {target!r}")
+        if target not in self.refs:
+            definitions = self.root.get("$defs", {})
+            if target[len(prefix) :] not in definitions:
+                raise Unsupported(f"$ref to a missing definition {target!r}")
+            self.refs[target] = f"s{self.count}"  # reserved before compiling, so recursion works
+            self.compile(definitions[target[len(prefix) :]], self.refs[target])
+        return self.refs[target]
+
+    def compile(self, schema: Any, name: str | None = None) -> str:
+        if name is None:
+            name = f"s{self.count}"
+        self.count += 1
+        body: list[str] = []
+        if schema is False:
+            body.append("return False")
+        elif schema is not True:
+            if not isinstance(schema, dict):
+                raise Unsupported("a schema that is not an object or a boolean")
+            for keyword, value in schema.items():
+                if keyword in ANNOTATIONS or keyword.startswith("x-"):
+                    continue
+                if keyword not in ("properties", "patternProperties", "additionalProperties"):
+                    body += self.keyword(keyword, value)
+            if any(k in schema for k in ("properties", "patternProperties", "additionalProperties")):
+                body += self.members(schema)
+        body.append("return True")
+        self.source.append(f"def {name}(v):\n" + "".join(f"    {line}\n" for line in body))
+        return name
+
+    def keyword(self, keyword: str, value: Any) -> list[str]:
+        if keyword == "$ref":
+            return [f"if not {self.ref(value)}(v): return False"]
+        if keyword == "type":
+            names = value if isinstance(value, list) else [value]
+            if not all(isinstance(n, str) and n in _TYPES for n in names):
+                raise Unsupported(f"type {value!r}")
+            return [f"if not ({' or '.join(_TYPES[n] for n in names)}): return False"]
+        if keyword == "enum":
+            return [f"if not any(_equal(v, o) for o in {self.constant(list(value))}): return False"]
+        if keyword == "const":
+            return [f"if not _equal(v, {self.constant(value)}): return False"]
+        if keyword == "required":
+            return [f"if isinstance(v, dict) and not {self.constant(frozenset(value))}.issubset(v): return False"]
+        if keyword in _SIZES:
+            kind, op = _SIZES[keyword]
+            return [f"if isinstance(v, {kind}) and len(v) {op} {int(value)}: return False"]
+        if keyword == "pattern":
+            return [f"if isinstance(v, str) and {self.constant(re.compile(value))}.search(v) is None: return False"]
+        if keyword in _BOUNDS:
+            number = self.constant(value)
+            return [
+                "if isinstance(v, (int, float)) and not isinstance(v, bool) "
+                f"and v {_BOUNDS[keyword]} {number}: return False"
+            ]
+        if keyword == "items":
+            item = self.compile(value)
+            return ["if isinstance(v, list):", "    for i in v:", f"        if not {item}(i): return False"]
+        if keyword == "propertyNames":
+            check = self.compile(value)
+            return ["if isinstance(v, dict):", "    for k in v:", f"        if not {check}(k): return False"]
+        raise Unsupported(f"keyword {keyword!r}")
+
+    def members(self, schema: dict[str, Any]) -> list[str]:
+        properties = {key: self.compile(sub) for key, sub in schema.get("properties", {}).items()}
+        patterns = [(re.compile(p), self.compile(sub)) for p, sub in schema.get("patternProperties", {}).items()]
+        extra = self.compile(schema["additionalProperties"]) if "additionalProperties" in schema else None
+        table = self.constant(properties)
+        self.tables.append(table)
+        lines = ["if isinstance(v, dict):", "    for k, i in v.items():", f"        p = {table}.get(k)"]
+        lines.append("        if p is not None and not p(i): return False")
+        lines.append("        m = False")
+        for regex, check in patterns:
+            lines.append(f"        if {self.constant(regex)}.search(k):")
+            lines.append("            m = True")
+            lines.append(f"            if not {check}(i): return False")
+        if extra is not None:
+            lines.append(f"        if p is None and not m and not {extra}(i): return False")
+        return lines
+
+
 def compile_schema(schema: dict[str, Any]) -> Check:
-    """The closure for ``schema``; :class:`Unsupported` if it uses keywords this module does not know."""
-    return _Compiler(schema).compile(schema)
+    """The function for ``schema``; :class:`Unsupported` if it uses keywords this module does not know."""
+    generator = _Generator(schema)
+    entry = generator.compile(schema)
+    namespace: dict[str, Any] = dict(generator.constants)
+    exec(compile("\n".join(generator.source), "<mechlint schema>", "exec"), namespace)
+    for table in generator.tables:  # property names → the functions, now that they exist
+        namespace[table] = {key: namespace[function] for key, function in namespace[table].items()}
+    check: Check = namespace[entry]
+    return check

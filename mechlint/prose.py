@@ -14,6 +14,7 @@ a number with its unit (``3000 ms``) are each one word.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -84,13 +85,18 @@ def passages(data: Any, *, labels: bool = False) -> Iterator[Passage]:
 
 _JOINERS = r"[-/.=+:@–'’_]"
 _CODE = r"`[^`\n]*`"
-_WORD = rf"[^\W_](?:[\w]|{_JOINERS}(?=[^\W_]))*"
-_TOKEN = re.compile(rf"{_CODE}|{_WORD}")
-_NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
+_WORD = rf"[^\W_]\w*(?:{_JOINERS}[^\W_]\w*)*"
 UNITS = word_set(
     "ms s sec secs min h ns µs us B KB MB GB TB KiB MiB GiB TiB px em rem Hz kHz MHz GHz % x fps W kW V "
     "mm cm m km kg g bit bits byte bytes"
 )
+_UNIT = "|".join(re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True) if unit != "%")
+#: A number and its unit ("3000 ms") is one word; it is tried before a plain word.
+_NUMBER_UNIT = rf"(?<![\w.,])\d[\d,]*(?:\.\d+)? (?:{_UNIT})(?![\w'’]|{_JOINERS}[^\W_])"
+_TOKEN = re.compile(rf"{_CODE}|{_NUMBER_UNIT}|{_WORD}")
+
+
+_span = re.Match.span
 
 
 def code_spans(text: str) -> list[tuple[int, int]]:
@@ -100,15 +106,7 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 def words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """Character ranges of the words in ``text[start:end]``, counted as STE counts them."""
     stop = len(text) if end is None else end
-    found: list[tuple[int, int]] = []
-    for match in _TOKEN.finditer(text, start, stop):
-        begin, finish = match.span()
-        gap = text[found[-1][1] : begin] if found else ""
-        if gap == " " and text[begin:finish] in UNITS and _NUMBER.fullmatch(text, *found[-1]):
-            found[-1] = (found[-1][0], finish)
-            continue
-        found.append((begin, finish))
-    return found
+    return list(map(_span, _TOKEN.finditer(text, start, stop)))
 
 
 # --- sentences -------------------------------------------------------------
@@ -120,9 +118,13 @@ _END = re.compile(r"([.!?]+|…|\.\.\.)([\"'”’)\]]*)(\s+|$)")
 _OPENERS = "\"'“‘([`"
 
 
-def _abbreviation_before(text: str, dot: int) -> bool:
-    match = re.search(r"([A-Za-z]+(?:\.[A-Za-z]+)*)$", text[:dot])
-    return match is not None and match.group(1).lower() in ABBREVIATIONS
+_WORD_BEFORE = re.compile(r"([A-Za-z]+(?:\.[A-Za-z]+)*)\Z")
+
+
+def _word_before(text: str, dot: int) -> str:
+    """The word (letters and inner dots) that ends just before ``dot``; looks back a few characters only."""
+    match = _WORD_BEFORE.search(text, max(0, dot - 24), dot)
+    return match.group(1).lower() if match else ""
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -130,6 +132,8 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
     A line break always ends a sentence; inside a line, see :func:`_line_sentences`.
     """
+    if "\n" not in text:
+        return _line_sentences(text)
     out: list[tuple[int, int]] = []
     start = 0
     for line in text.split("\n"):
@@ -149,10 +153,9 @@ def _line_sentences(text: str) -> list[tuple[int, int]]:
                 continue
             if not (following.isupper() or following.isdigit() or following in _OPENERS):
                 continue
-            if mark == "." and _abbreviation_before(text, match.start(1)):
-                word = re.search(r"([A-Za-z.]+)$", text[: match.start(1)])
-                if not (word and word.group(1).lower() == "etc" and following.isupper()):
-                    continue
+            before = _word_before(text, match.start(1)) if mark == "." else ""
+            if before in ABBREVIATIONS and not (before == "etc" and following.isupper()):
+                continue
         end = match.end(2)
         if text[start:end].strip():
             out.append(_trim(text, start, end))
@@ -239,14 +242,18 @@ def syllables(word: str) -> int:
     return max(count, 1)
 
 
+_LETTER = re.compile(r"[^\W\d_]")
+
+
 def is_word(text: str) -> bool:
-    return any(char.isalpha() for char in text)
+    """Whether ``text`` has a letter."""
+    return _LETTER.search(text) is not None
 
 
 # --- one analysis per string, shared by the rules ---------------------------
 
 #: How many distinct strings the per-process caches below remember.
-CACHE_SIZE = 1 << 16
+CACHE_SIZE = 1 << 11
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +272,10 @@ class Analysis:
 def analyze(text: str) -> Analysis:
     """The analysis of ``text``; pure, so it is computed once per distinct string."""
     found = tuple(sentences(text))
-    return Analysis(found, tuple(tuple(words(text, a, b)) for a, b in found), tuple(code_spans(text)))
+    every = words(text)
+    starts = [start for start, _ in every]
+    grouped = tuple(tuple(every[bisect_left(starts, a) : bisect_left(starts, b)]) for a, b in found)
+    return Analysis(found, grouped, tuple(code_spans(text)) if "`" in text else ())
 
 
 @lru_cache(maxsize=CACHE_SIZE)

@@ -74,8 +74,11 @@ def _describe(mode: int) -> str:
     return "not a regular file"
 
 
-def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE) -> FileState:
-    """Hash the working-tree file at ``root/path``; ``path`` passed :func:`path_problem`."""
+def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_id: bool = False) -> FileState:
+    """Hash the working-tree file at ``root/path``; ``path`` passed :func:`path_problem`.
+
+    With ``blob_id`` the git blob id of the bytes is computed too (attestations need it).
+    """
     candidate = root / path
     try:
         real = Path(os.path.realpath(candidate, strict=True))
@@ -102,7 +105,7 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE) -> FileS
     except OSError as error:
         return FileState("unreadable", detail=f"cannot be read ({error.strerror or error})")
     digest = hashlib.sha256()
-    blob = hashlib.sha1(b"blob %d\0" % info.st_size, usedforsecurity=False)
+    blob = hashlib.sha1(b"blob %d\0" % info.st_size, usedforsecurity=False) if blob_id else None
     kept: list[bytes] = []
     size = 0
     try:
@@ -113,7 +116,8 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE) -> FileS
             if size > max_size:
                 return FileState("unreadable", detail=f"grew past the {max_size}-byte limit while it was read")
             digest.update(chunk)
-            blob.update(chunk)
+            if blob is not None:
+                blob.update(chunk)
             if size <= KEEP_BYTES:
                 kept.append(chunk)
     except OSError as error:
@@ -123,7 +127,7 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE) -> FileS
     if size != info.st_size:
         return FileState("unreadable", detail="changed size while it was read; run again")
     data = b"".join(kept) if size <= KEEP_BYTES else None
-    return FileState("file", digest.hexdigest(), size, data, git_blob=blob.hexdigest())
+    return FileState("file", digest.hexdigest(), size, data, git_blob=blob.hexdigest() if blob is not None else "")
 
 
 def git_blob_id(data: bytes) -> str:

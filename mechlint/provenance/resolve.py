@@ -193,7 +193,7 @@ class Provenance:
         problem = path_problem(path)
         if problem:
             return Located("refused", detail=f"{quote(path, 200)}: {problem}")
-        state = hash_source(repository.base, path)
+        state = hash_source(repository.base, path, blob_id=True)
         if state.kind in ("outside", "special", "unreadable"):
             return Located("refused", detail=f"{quote(path, 200)} {state.detail}")
         if state.kind == "file":

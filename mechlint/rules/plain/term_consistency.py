@@ -14,10 +14,10 @@ appears.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from mechlint import prose
 from mechlint.document import Document
@@ -46,7 +46,7 @@ FUNCTION_WORDS = word_set(
     "a an the in on at to of for by with up out off into onto over and or but is are be it its as no not "
     "any some every each all can may one this that these those from per via"
 )
-_FOLD = re.compile(r"[/\-.\s]")
+_FOLD_TABLE = str.maketrans({"/": None, "-": None, ".": None, " ": None, "’": "'"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +57,18 @@ class Use:
     span: tuple[int, int]
 
 
+def fold(token: str) -> str:
+    """The key of a token: lower case, without ``/``, ``-``, ``.`` and spaces, apostrophes straight."""
+    return token.lower().translate(_FOLD_TABLE)
+
+
 def surface(token: str) -> str:
     """A token as written, with a leading capital alone folded and apostrophes made straight."""
-    token = token.replace("’", "'")
-    if token[:1].isupper() and not any(char.isupper() for char in token[1:]):
-        token = token[0].lower() + token[1:]
+    if "’" in token:
+        token = token.replace("’", "'")
+    rest = token[1:]
+    if token[:1].isupper() and rest == rest.lower():
+        token = token[0].lower() + rest
     return token
 
 
@@ -81,7 +88,7 @@ def term_uses(text: str) -> tuple[tuple[str, str, int, tuple[int, int]], ...]:
                 run = []
             token = text[start:end]
             plain = token.replace("’", "'")
-            folded = _FOLD.sub("", plain.lower())
+            folded = fold(token)
             letters = sum(char.isalpha() for char in folded)
             run = [*run[-2:], (start, end, surface(token), plain, folded, folded in FUNCTION_WORDS, letters)]
             last = run[-1]
@@ -99,11 +106,54 @@ def term_uses(text: str) -> tuple[tuple[str, str, int, tuple[int, int]], ...]:
     return tuple(found)
 
 
+@lru_cache(maxsize=CACHE_SIZE)
+def summary(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[str], frozenset[str]]:
+    """The words of ``text`` as ``(key, written)`` pairs, and the keys of its 2- and 3-word phrases.
+
+    A cheap over-approximation of :func:`term_uses` (it ignores sentence ends,
+    code spans and letter counts), computed with list operations instead of a
+    loop: every key :func:`term_uses` can give is here, and only the keys that
+    look suspicious across the file are then looked at exactly.
+    """
+    tokens = [text[start:end] for sentence in analyze(text).words for start, end in sentence]
+    folded = [token.lower() if token.isalnum() else fold(token) for token in tokens]
+    content = [key if key not in FUNCTION_WORDS else "" for key in folded]
+    pairs = {a + b for a, b in pairwise(content) if a and b}
+    triples = {a + b + c for a, b, c in zip(content, content[1:], content[2:], strict=False) if a and b and c}
+    words = {(key, surface(token)) for key, token in set(zip(folded, tokens, strict=True)) if len(key) >= 2}
+    return frozenset(words), frozenset(pairs), frozenset(triples)
+
+
+def suspects(texts: list[str]) -> set[str]:
+    """Keys written in more than one way across ``texts``: the only ones worth a closer look."""
+    words: set[tuple[str, str]] = set()
+    pairs: set[str] = set()
+    triples: set[str] = set()
+    for text in texts:
+        one, two, three = summary(text)
+        words |= one
+        pairs |= two
+        triples |= three
+    seen: dict[str, str] = {}
+    found: set[str] = set()
+    for key, written in words:
+        if seen.setdefault(key, written) != written:
+            found.add(key)
+    singles = set(seen)
+    return found | (singles & pairs) | (singles & triples) | (pairs & triples)
+
+
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    passages = prose.of(document, labels=True)
+    wanted = suspects([passage.text for passage in passages])
+    if not wanted:
+        return
     by_key: dict[str, list[Use]] = {}
-    for passage in prose.of(document, labels=True):
+    for passage in passages:
         pointer = passage.pointer
         for key, written, size, span in term_uses(passage.text):
+            if key not in wanted:
+                continue
             uses = by_key.get(key)
             if uses is None:
                 by_key[key] = [Use(written, size, pointer, span)]
