@@ -10,11 +10,9 @@ in this process.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
 
 Item = TypeVar("Item")
@@ -47,7 +45,12 @@ def run_all(
     """``work(item)`` for every item, in order; on ``jobs`` processes when that helps."""
     global _work, _items
     total = len(items)
-    if jobs <= 1 or total < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs > 1 and total > 1:
+        import multiprocessing  # only here: importing it costs a noticeable part of a one-file run
+        from concurrent.futures import ProcessPoolExecutor
+
+        jobs = jobs if "fork" in multiprocessing.get_all_start_methods() else 1
+    if jobs <= 1 or total < 2:
         for done, item in enumerate(items, start=1):
             yield work(item)
             if progress is not None:
