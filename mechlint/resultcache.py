@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from mechlint.model import Level, LocatedTrace, Region, Result
+from mechlint.sqlite import open_cache
 
 MAX_ENTRIES = 100_000
+_SCHEMA = "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL, used REAL NOT NULL);"
 
 
 def _region(values: list[int]) -> Region:
@@ -84,29 +86,25 @@ class ResultCache:
             return None
         if self._connection is not None and self._pid == os.getpid():
             return self._connection
-        path = self.folder / "results.sqlite3"
-        for _attempt in range(2):
-            try:
-                self.folder.mkdir(parents=True, exist_ok=True)
-                ignore = self.folder / ".gitignore"
-                if not ignore.exists():
-                    ignore.write_text("# created by mechlint --cache\n*\n")
-                connection = sqlite3.connect(path, timeout=10, isolation_level=None)
-                connection.execute("PRAGMA busy_timeout = 10000")
-                connection.execute(
-                    "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL, used REAL NOT NULL)"
-                )
-                self._connection, self._pid = connection, os.getpid()
-                return connection
-            except sqlite3.DatabaseError:
-                try:
-                    path.unlink()
-                except OSError:
-                    break
-            except (sqlite3.Error, OSError):
-                break
-        self._broken = True
-        return None
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            ignore = self.folder / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("# created by mechlint --cache\n*\n")
+        except OSError:
+            self._broken = True
+            return None
+        connection = open_cache(self.folder / "results.sqlite3", _SCHEMA)
+        if connection is None:
+            self._broken = True
+            return None
+        try:  # a cache: losing the last writes to a crash is fine, waiting for the disk on each is not
+            connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA synchronous = OFF")
+        except sqlite3.Error:
+            pass
+        self._connection, self._pid = connection, os.getpid()
+        return connection
 
     def key(self, raw: bytes, sources: str) -> str:
         digest = hashlib.sha256()

@@ -16,6 +16,8 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from mechlint.sqlite import open_cache
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS blobs (oid TEXT PRIMARY KEY, kind TEXT NOT NULL, sha256 TEXT, lfs TEXT);
 CREATE INDEX IF NOT EXISTS blobs_sha256 ON blobs (sha256);
@@ -24,6 +26,15 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS reachable (oid TEXT PRIMARY KEY);
 """
 VERSION = "1"
+
+
+def _check_version(connection: sqlite3.Connection) -> None:
+    stored = connection.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+    if stored is None:
+        connection.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (VERSION,))
+    elif stored[0] != VERSION:
+        raise sqlite3.DatabaseError("an older cache format")
+    connection.execute("PRAGMA quick_check").fetchone()
 
 
 def _user_cache_folder() -> Path:
@@ -46,28 +57,10 @@ class BlobCache:
 
     def _open(self, common_dir: Path | None) -> sqlite3.Connection:
         for path in self._candidates(common_dir):
-            for _attempt in range(2):
-                try:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    connection = sqlite3.connect(path, timeout=10, isolation_level=None)
-                    connection.execute("PRAGMA busy_timeout = 10000")
-                    connection.executescript(_SCHEMA)
-                    stored = connection.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
-                    if stored is None:
-                        connection.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (VERSION,))
-                    elif stored[0] != VERSION:
-                        raise sqlite3.DatabaseError("an older cache format")
-                    connection.execute("PRAGMA quick_check").fetchone()
-                    self.location = str(path)
-                    return connection
-                except sqlite3.DatabaseError:
-                    # corrupt or foreign: remove it and try once more
-                    try:
-                        path.unlink()
-                    except OSError:
-                        break
-                except (sqlite3.Error, OSError):
-                    break
+            connection = open_cache(path, _SCHEMA, _check_version)
+            if connection is not None:
+                self.location = str(path)
+                return connection
         connection = sqlite3.connect(":memory:", isolation_level=None)
         connection.executescript(_SCHEMA)
         return connection

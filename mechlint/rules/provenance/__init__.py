@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from mechlint.document import Document
 from mechlint.model import Finding
-from mechlint.rules import RuleContext, RuleMeta
+from mechlint.rules import Example, RuleContext, RuleMeta
 
 #: The repository the documented examples run in (built by the test suite).
 EXAMPLE_REPOSITORY = (
@@ -29,6 +29,12 @@ def source_example(path: str, digest: str | None = None) -> str:
     """The JSON of a ``sources`` array with one source, for documentation examples."""
     pinned = f', "sha256": "{digest}"' if digest else ""
     return f'[{{"path": "{path}"{pinned}, "description": "The article."}}]'
+
+
+#: The passing example most provenance rules share: the post as it is now.
+CURRENT_POST = Example(
+    fires=False, where="/sources", json=source_example("content/post.md", POST_V2), note=EXAMPLE_REPOSITORY
+)
 
 
 def report(meta: RuleMeta, document: Document, context: RuleContext) -> Iterator[Finding]:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.rules.provenance import EXAMPLE_REPOSITORY, OLD_SVG, POST_V2, report, source_example
+from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, OLD_SVG, report, source_example
 
 META = RuleMeta(
     id="provenance/frozen-resolved",
@@ -28,12 +28,7 @@ META = RuleMeta(
             json=source_example("content/old.svg", OLD_SVG),
             note=EXAMPLE_REPOSITORY,
         ),
-        Example(
-            fires=False,
-            where="/sources",
-            json=source_example("content/post.md", POST_V2),
-            note=EXAMPLE_REPOSITORY,
-        ),
+        CURRENT_POST,
     ),
     tags=("provenance",),
 )
