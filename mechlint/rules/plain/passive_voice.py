@@ -72,6 +72,9 @@ CONTINUERS = word_set(
     "while if as than that which who so and or but nor via per through without within between across "
     "again once twice later first here there now then too also only still yet instead anyway"
 )
+_BE_HINT = re.compile(
+    r"\b(?:am|is|are|was|were|be|been|being|gets?|got|gotten|getting|isn|aren|wasn|weren)\b", re.IGNORECASE
+)
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 
 
@@ -94,8 +97,12 @@ def passives(text: str) -> tuple[tuple[int, int], ...]:
 
 
 def _passives(text: str) -> Iterator[tuple[int, int]]:
-    code = code_spans(text)
-    tokens = [m for m in _TOKEN.finditer(text) if not any(low <= m.start() < high for low, high in code)]
+    if _BE_HINT.search(text) is None:
+        return
+    code = code_spans(text) if "`" in text else []
+    tokens = list(_TOKEN.finditer(text))
+    if code:
+        tokens = [m for m in tokens if not any(low <= m.start() < high for low, high in code)]
     for index, token in enumerate(tokens):
         if token.group(0).lower() not in BE:
             continue
