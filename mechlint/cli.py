@@ -24,6 +24,7 @@ from mechlint.commands import (
     Format,
     _error,
     _split,
+    guarded,
     run_check,
     write_output,
 )
@@ -197,6 +198,10 @@ def show_rule(rule_id: Annotated[str, typer.Argument(help="A rule id such as ref
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code instead of raising."""
+    return guarded(lambda: _run_app(argv))
+
+
+def _run_app(argv: list[str] | None) -> int:
     try:
         result = app(args=argv, prog_name="mechlint", standalone_mode=False)
     except typer.Exit as done:
@@ -208,14 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             _error(error.format_message())
         return EXIT_USAGE
-    except (KeyboardInterrupt, typer.Abort):
-        _error("interrupted")
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        return EXIT_OK
-    except Exception as error:  # the last line of defence: never a traceback
-        _error(f"internal error ({type(error).__name__}: {error}); please report it")
-        return EXIT_USAGE
+    except typer.Abort:
+        raise KeyboardInterrupt from None
     return result if isinstance(result, int) else EXIT_OK
 
 

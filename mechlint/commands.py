@@ -90,6 +90,20 @@ def write_output(text: str, output: Path | None) -> None:
     write_atomically(output, data)
 
 
+def guarded(run: Callable[[], int]) -> int:
+    """Run a command; an interruption, a closed pipe or a bug becomes an exit code, never a traceback."""
+    try:
+        return run()
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as error:  # the last line of defence: never a traceback
+        _error(f"internal error ({type(error).__name__}: {error}); please report it")
+        return EXIT_USAGE
+
+
 class _Usage(Exception):
     pass
 

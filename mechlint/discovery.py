@@ -126,7 +126,7 @@ def _walk(top: Path, include: tuple[str, ...], exclude: tuple[str, ...], bases: 
         # Symbolic links to folders are listed in dirnames but never walked.
 
 
-def _describe_mode(mode: int) -> str:
+def describe_mode(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -153,7 +153,7 @@ def read_file(path: Path, max_size: int, root: Path) -> bytes | str:
             return "is a broken symbolic link or a symbolic link loop"
         return f"cannot be read ({error.strerror or error})"
     if not stat.S_ISREG(info.st_mode):
-        return f"is {_describe_mode(info.st_mode)}, not a regular file"
+        return f"is {describe_mode(info.st_mode)}, not a regular file"
     if info.st_size > max_size:
         return f"is {info.st_size} bytes, larger than max-file-size ({max_size}); raise the limit to check it"
     try:
@@ -163,7 +163,7 @@ def read_file(path: Path, max_size: int, root: Path) -> bytes | str:
     try:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
-            return f"is {_describe_mode(opened.st_mode)}, not a regular file"
+            return f"is {describe_mode(opened.st_mode)}, not a regular file"
         chunks = []
         remaining = max_size + 1
         while remaining > 0:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from mechlint.commands import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CheckOptions, FailOn, Format, _error, run_check
+from mechlint.commands import CheckOptions, FailOn, Format, guarded, run_check
 
 #: option name → (field of CheckOptions, kind); kinds: value, list, flag, no-flag.
 OPTIONS: dict[str, tuple[str, str]] = {
@@ -97,16 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     if arguments[:1] == ["check"]:
         options = parse_check(arguments[1:])
         if options is not None:
-            try:
-                return run_check(options)
-            except KeyboardInterrupt:
-                _error("interrupted")
-                return EXIT_INTERRUPTED
-            except BrokenPipeError:
-                return EXIT_OK
-            except Exception as error:  # the last line of defence: never a traceback
-                _error(f"internal error ({type(error).__name__}: {error}); please report it")
-                return EXIT_USAGE
+            return guarded(lambda: run_check(options))
     from mechlint.cli import main as full_main
 
     return full_main(arguments)

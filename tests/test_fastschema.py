@@ -15,7 +15,7 @@ from mechlint.resources import schema
 from mechlint.rules.schema.violation import SCHEMA_NAME, fast_validator, validator
 
 from .conftest import CLEAN
-from .test_robustness import ALL_PATHS, json_values
+from .test_robustness import ALL_PATHS, edited, json_values
 
 CLEAN_DATA = json.loads(CLEAN.read_text(encoding="utf-8"))
 ODD_VALUES = st.sampled_from(
@@ -42,16 +42,7 @@ def test_clean_document_is_valid() -> None:
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(ALL_PATHS), st.one_of(ODD_VALUES, json_values)), min_size=1, max_size=3))
 def test_agrees_with_jsonschema_on_edited_documents(edits: list[tuple[tuple[Any, ...], Any]]) -> None:
-    data = copy.deepcopy(CLEAN_DATA)
-    for path, value in edits:
-        node = data
-        try:
-            for token in path[:-1]:
-                node = node[token]
-            node[path[-1]] = value
-        except (KeyError, IndexError, TypeError):
-            continue
-    _agree(data)
+    _agree(edited(CLEAN_DATA, edits))
 
 
 @settings(max_examples=200, deadline=None)

@@ -36,10 +36,9 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 ALL_PATHS = _paths(SEED_DATA)[1:]
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(ALL_PATHS), json_values), min_size=1, max_size=4))
-def test_replacing_any_part_of_the_seed_never_crashes(edits: list[tuple[tuple[Any, ...], Any]]) -> None:
-    data = copy.deepcopy(SEED_DATA)
+def edited(original: Any, edits: list[tuple[tuple[Any, ...], Any]]) -> Any:
+    """A copy of ``original`` with each ``(path, value)`` set where the path still exists."""
+    data = copy.deepcopy(original)
     for path, value in edits:
         node = data
         try:
@@ -48,6 +47,13 @@ def test_replacing_any_part_of_the_seed_never_crashes(edits: list[tuple[tuple[An
             node[path[-1]] = value
         except (KeyError, IndexError, TypeError):
             continue
+    return data
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(ALL_PATHS), json_values), min_size=1, max_size=4))
+def test_replacing_any_part_of_the_seed_never_crashes(edits: list[tuple[tuple[Any, ...], Any]]) -> None:
+    data = edited(SEED_DATA, edits)
     results = lint_bytes(json.dumps(data).encode())
     assert not [r for r in results if r.rule_id == "mechlint/internal-error"], results
 

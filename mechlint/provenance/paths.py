@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from mechlint.discovery import describe_mode
+
 MAX_SOURCE_SIZE = 256 * 1024 * 1024
 #: Files up to this size are kept in memory to explain a mismatch (line endings, LFS pointers).
 KEEP_BYTES = 4 * 1024 * 1024
@@ -62,18 +64,6 @@ class FileState:
     git_blob: str = ""
 
 
-def _describe(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-
-
 def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_id: bool = False) -> FileState:
     """Hash the working-tree file at ``root/path``; ``path`` passed :func:`path_problem`.
 
@@ -97,7 +87,7 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_
     except OSError as error:
         return FileState("unreadable", detail=f"cannot be read ({error.strerror or error})")
     if not stat.S_ISREG(info.st_mode):
-        return FileState("special", detail=f"is {_describe(info.st_mode)}, not a regular file; it is not read")
+        return FileState("special", detail=f"is {describe_mode(info.st_mode)}, not a regular file; it is not read")
     if info.st_size > max_size:
         return FileState("unreadable", detail=f"is {info.st_size} bytes, more than the {max_size}-byte limit")
     try:
