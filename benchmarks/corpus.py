@@ -19,8 +19,37 @@ import subprocess
 from pathlib import Path
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "fixtures" / "clean" / "mechanisms" / "prefix-cache.json"
-WORDS = tuple(
-    ["block", "token", "prefix", "cache", "entry", "request", "model", "tail", "memory", "key", "store", "reuse", "batch", "layer", "step", "page", "slot", "queue", "decode", "prefill", "schedule", "engine", "kernel", "tensor", "buffer", "sequence", "prompt", "output", "input", "stage"]
+WORDS = (
+    "block",
+    "token",
+    "prefix",
+    "cache",
+    "entry",
+    "request",
+    "model",
+    "tail",
+    "memory",
+    "key",
+    "store",
+    "reuse",
+    "batch",
+    "layer",
+    "step",
+    "page",
+    "slot",
+    "queue",
+    "decode",
+    "prefill",
+    "schedule",
+    "engine",
+    "kernel",
+    "tensor",
+    "buffer",
+    "sequence",
+    "prompt",
+    "output",
+    "input",
+    "stage",
 )
 
 
