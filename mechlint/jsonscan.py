@@ -48,10 +48,14 @@ class _Frame:
 
 def escape_token(token: str) -> str:
     """Escape one reference token of a JSON pointer (RFC 6901)."""
-    return token.replace("~", "~0").replace("/", "~1")
+    if "~" in token or "/" in token:
+        return token.replace("~", "~0").replace("/", "~1")
+    return token
 
 
 def pointer_join(pointer: str, token: str | int) -> str:
+    if type(token) is int:
+        return f"{pointer}/{token}"
     return f"{pointer}/{escape_token(str(token))}"
 
 

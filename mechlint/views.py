@@ -9,9 +9,12 @@ report.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mechlint.jsonscan import pointer_join
+
+if TYPE_CHECKING:
+    from mechlint.document import Document
 
 
 def as_object(value: Any) -> dict[str, Any] | None:
@@ -76,6 +79,16 @@ def lit_entries(step: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, 
     for field_name in ("active", "paths"):
         for _, key, item_pointer in strings(step.get(field_name), pointer_join(pointer, field_name)):
             yield field_name, key, item_pointer
+
+
+def step_entries(document: Document) -> tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...]:
+    """For every step of every scenario: its pointer and its ``lit_entries``; computed once a document."""
+
+    def compute() -> tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...]:
+        return tuple((pointer, tuple(lit_entries(step, pointer))) for *_, step, pointer in all_steps(document.data))
+
+    found: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = document.memo("step-entries", compute)
+    return found
 
 
 def quote(value: Any, limit: int = 60) -> str:

@@ -15,6 +15,7 @@ import itertools
 import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from mechlint.invariants.formula import ATOMS, MAX_KEY, Node, glob_pattern, show
@@ -69,6 +70,20 @@ def atom_column(node: Node, steps: list[StepView], binding: Mapping[str, str]) -
     return [key in step.state and regex.search(step.state[key][:MAX_TEXT]) is not None for step in steps]
 
 
+_POSTORDERS: dict[int, tuple[Node, tuple[Node, ...]]] = {}
+
+
+def _postorder(root: Node) -> tuple[Node, ...]:
+    """:func:`_unique_postorder`, once per formula object (columns are keyed by node identity)."""
+    entry = _POSTORDERS.get(id(root))
+    if entry is None or entry[0] is not root:
+        if len(_POSTORDERS) > 256:
+            _POSTORDERS.clear()
+        entry = (root, tuple(_unique_postorder(root)))
+        _POSTORDERS[id(root)] = entry
+    return entry[1]
+
+
 def _unique_postorder(root: Node) -> list[Node]:
     order: list[Node] = []
     seen: set[int] = set()
@@ -89,7 +104,7 @@ def evaluate(root: Node, steps: list[StepView], binding: Mapping[str, str]) -> d
     """The value of every subformula at every step, keyed by ``id(node)``."""
     columns: dict[int, list[bool]] = {}
     n = len(steps)
-    for node in _unique_postorder(root):
+    for node in _postorder(root):
         op = node.op
         kids = [columns[id(arg)] for arg in node.args]
         if op in ATOMS:
@@ -124,9 +139,14 @@ def evaluate(root: Node, steps: list[StepView], binding: Mapping[str, str]) -> d
     return columns
 
 
+@lru_cache(maxsize=256)
+def _placeholders(root: Node) -> list[str]:
+    return sorted(root.placeholders())
+
+
 def candidate_bindings(root: Node, keys: Iterable[str]) -> list[dict[str, str]]:
     """Every assignment of the formula's placeholders to values seen in the keys."""
-    names = sorted(root.placeholders())
+    names = _placeholders(root)
     if not names:
         return [{}]
     values: dict[str, set[str]] = {name: set() for name in names}

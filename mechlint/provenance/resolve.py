@@ -142,15 +142,19 @@ class Provenance:
         self.source_root = source_root.resolve() if source_root else None
         self.fallback = fallback.resolve() if fallback else None
         self.repositories: dict[Path, Repository] = {}
+        self.by_folder: dict[Path, Repository] = {}
         self.frozen = frozen_regex(frozen) if frozen else None
 
     def repository(self, location: Path) -> Repository:
-        toplevel = git_toplevel(location.parent)
-        base = self.source_root or toplevel or self.fallback or location.parent
-        if base not in self.repositories:
-            top = git_toplevel(base) if self.source_root else toplevel
-            self.repositories[base] = Repository(base, top)
-        return self.repositories[base]
+        folder = location.parent
+        if folder not in self.by_folder:
+            toplevel = git_toplevel(folder)
+            base = self.source_root or toplevel or self.fallback or folder
+            if base not in self.repositories:
+                top = git_toplevel(base) if self.source_root else toplevel
+                self.repositories[base] = Repository(base.resolve(), top.resolve() if top else None)
+            self.by_folder[folder] = self.repositories[base]
+        return self.by_folder[folder]
 
     def outcomes(self, data: Any, location: Path) -> list[Outcome]:
         repository = self.repository(location)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import all_steps, lit_entries, quote, readable_path, target_kind, targets
+from mechlint.views import quote, readable_path, step_entries, target_kind, targets
 
 EXPECTED = {"active": "node", "paths": "edge"}
 
@@ -30,8 +30,8 @@ META = RuleMeta(
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     known = targets(document.data)
-    for *_, step, pointer in all_steps(document.data):
-        for field_name, key, item_pointer in lit_entries(step, pointer):
+    for _, lit in step_entries(document):
+        for field_name, key, item_pointer in lit:
             kind = target_kind(known[key]) if key in known else None
             expected = EXPECTED[field_name]
             if kind in EXPECTED.values() and kind != expected:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import all_steps, lit_entries, quote, readable_path, scenarios, strings, targets
+from mechlint.views import quote, readable_path, scenarios, step_entries, strings, targets
 
 META = RuleMeta(
     id="reference/unknown-target",
@@ -85,8 +85,8 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     entries: list[tuple[str, str]] = []
     for _, scenario, pointer in scenarios(document.data):
         entries.extend((key, item) for _, key, item in strings(scenario.get("unselected"), pointer + "/unselected"))
-    for *_, step, pointer in all_steps(document.data):
-        entries.extend((key, item) for _, key, item in lit_entries(step, pointer))
+    for _, lit in step_entries(document):
+        entries.extend((key, item) for _, key, item in lit)
     for key, item_pointer in entries:
         if key not in root["targets"]:
             yield META.finding(

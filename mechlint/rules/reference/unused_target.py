@@ -14,7 +14,7 @@ from mechlint.document import Document
 from mechlint.jsonscan import pointer_join
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import all_steps, lit_entries, quote, targets
+from mechlint.views import quote, step_entries, targets
 
 META = RuleMeta(
     id="reference/unused-target",
@@ -34,7 +34,7 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    used = {key for *_, step, pointer in all_steps(document.data) for _, key, _ in lit_entries(step, pointer)}
+    used = {key for _, lit in step_entries(document) for _, key, _ in lit}
     for key in targets(document.data):
         if key not in used:
             yield META.finding(
