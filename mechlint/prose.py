@@ -46,7 +46,10 @@ _TOP_FIELDS = ("title", "description", "caption", "alt")
 def of(document: Document, *, labels: bool = False) -> tuple[Passage, ...]:
     """The passages of a document, computed once and shared by every prose rule."""
     everything: tuple[Passage, ...] = document.memo("passages", lambda: tuple(passages(document.data, labels=True)))
-    return everything if labels else tuple(p for p in everything if p.kind != "label")
+    if labels:
+        return everything
+    prose: tuple[Passage, ...] = document.memo("prose", lambda: tuple(p for p in everything if p.kind != "label"))
+    return prose
 
 
 def passages(data: Any, *, labels: bool = False) -> Iterator[Passage]:

@@ -15,7 +15,6 @@ import itertools
 import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from mechlint.invariants.formula import ATOMS, MAX_KEY, Node, glob_pattern, show
@@ -139,26 +138,35 @@ def evaluate(root: Node, steps: list[StepView], binding: Mapping[str, str]) -> d
     return columns
 
 
-@lru_cache(maxsize=256)
-def _placeholders(root: Node) -> list[str]:
-    return sorted(root.placeholders())
+_SHAPES: dict[int, tuple[Node, list[str], tuple[str, ...]]] = {}
+
+
+def _shape(root: Node) -> tuple[list[str], tuple[str, ...]]:
+    """The placeholder names of a formula and its key globs that use them; once per formula object."""
+    entry = _SHAPES.get(id(root))
+    if entry is None or entry[0] is not root:
+        if len(_SHAPES) > 256:
+            _SHAPES.clear()
+        globs = tuple(node.values[0] for node in root.walk() if node.op in ("active", "path") and "{" in node.values[0])
+        entry = (root, sorted(root.placeholders()), globs)
+        _SHAPES[id(root)] = entry
+    return entry[1], entry[2]
 
 
 def candidate_bindings(root: Node, keys: Iterable[str]) -> list[dict[str, str]]:
     """Every assignment of the formula's placeholders to values seen in the keys."""
-    names = _placeholders(root)
+    names, globs = _shape(root)
     if not names:
         return [{}]
     values: dict[str, set[str]] = {name: set() for name in names}
     keys = list(keys)
-    for node in root.walk():
-        if node.op in ("active", "path") and "{" in node.values[0]:
-            pattern = glob_pattern(node.values[0])
-            for key in keys:
-                match = pattern.match(key)
-                if match:
-                    for name, value in match.groupdict().items():
-                        values[name].add(value)
+    for glob in globs:
+        pattern = glob_pattern(glob)
+        for key in keys:
+            match = pattern.match(key)
+            if match:
+                for name, value in match.groupdict().items():
+                    values[name].add(value)
     combos = itertools.islice(itertools.product(*(sorted(values[name]) for name in names)), MAX_BINDINGS)
     return [dict(zip(names, combo, strict=True)) for combo in combos]
 

@@ -107,8 +107,8 @@ def term_uses(text: str) -> tuple[tuple[str, str, int, tuple[int, int]], ...]:
 
 
 @lru_cache(maxsize=CACHE_SIZE)
-def summary(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[str], frozenset[str]]:
-    """The words of ``text`` as ``(key, written)`` pairs, and the keys of its 2- and 3-word phrases.
+def summary(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[str], frozenset[str], frozenset[str]]:
+    """The words of ``text`` as ``(key, written)`` pairs, their keys, and the keys of its 2- and 3-word phrases.
 
     A cheap over-approximation of :func:`term_uses` (it ignores sentence ends,
     code spans and letter counts), computed with list operations instead of a
@@ -121,25 +121,27 @@ def summary(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[str], froz
     pairs = {a + b for a, b in pairwise(content) if a and b}
     triples = {a + b + c for a, b, c in zip(content, content[1:], content[2:], strict=False) if a and b and c}
     words = {(key, surface(token)) for key, token in set(zip(folded, tokens, strict=True)) if len(key) >= 2}
-    return frozenset(words), frozenset(pairs), frozenset(triples)
+    return frozenset(words), frozenset(key for key, _ in words), frozenset(pairs), frozenset(triples)
 
 
 def suspects(texts: list[str]) -> set[str]:
     """Keys written in more than one way across ``texts``: the only ones worth a closer look."""
     words: set[tuple[str, str]] = set()
+    singles: set[str] = set()
     pairs: set[str] = set()
     triples: set[str] = set()
     for text in texts:
-        one, two, three = summary(text)
+        one, keys, two, three = summary(text)
         words |= one
+        singles |= keys
         pairs |= two
         triples |= three
-    seen: dict[str, str] = {}
     found: set[str] = set()
-    for key, written in words:
-        if seen.setdefault(key, written) != written:
-            found.add(key)
-    singles = set(seen)
+    if len(words) != len(singles):  # some key is written in two ways; find which
+        seen: dict[str, str] = {}
+        for key, written in words:
+            if seen.setdefault(key, written) != written:
+                found.add(key)
     return found | (singles & pairs) | (singles & triples) | (pairs & triples)
 
 
