@@ -31,6 +31,13 @@ def default_jobs(count: int) -> int:
     return max(1, min(len(os.sched_getaffinity(0)), 8))
 
 
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them; so no worker prints a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_chunk(bounds: tuple[int, int]) -> list[object]:
     assert _work is not None
     return [_work(_items[index]) for index in range(*bounds)]
@@ -47,7 +54,6 @@ def run_all(
     total = len(items)
     if jobs > 1 and total > 1:
         import multiprocessing  # only here: importing it costs a noticeable part of a one-file run
-        from concurrent.futures import ProcessPoolExecutor
 
         jobs = jobs if "fork" in multiprocessing.get_all_start_methods() else 1
     if jobs <= 1 or total < 2:
@@ -59,15 +65,20 @@ def run_all(
     size = max(8, min(256, total // (jobs * 8) or 1))
     chunks = [(start, min(start + size, total)) for start in range(0, total, size)]
     _work, _items = work, items  # type: ignore[assignment]
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts)
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            done = 0
-            for results in pool.map(_run_chunk, chunks):
-                for result in results:
-                    done += 1
-                    yield result  # type: ignore[misc]
-                if progress is not None:
-                    progress(done, total)
+        done = 0
+        for results in pool.imap(_run_chunk, chunks):
+            for result in results:
+                done += 1
+                yield result  # type: ignore[misc]
+            if progress is not None:
+                progress(done, total)
+        pool.close()
+        pool.join()
+    except BaseException:
+        pool.terminate()  # Ctrl-C, or the caller stopped early: no worker keeps running
+        pool.join()
+        raise
     finally:
         _work, _items = None, ()

@@ -357,3 +357,23 @@ def test_one_real_process_over_every_hostile_file(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr and "internal-error" not in done.stdout
     for name in MALFORMED:
         assert f"mechanisms/{name}.json:" in done.stdout
+
+
+def test_ctrl_c_with_worker_processes_stops_cleanly(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    for index in range(1500):
+        write(tmp_path, f"content/p{index}/mechanisms/m.json", CLEAN_TEXT)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mechlint", "check", "-j", "2", "content"],
+        cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    time.sleep(1.5)
+    if process.poll() is not None:
+        pytest.skip("the run finished before it could be interrupted")
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert b"Traceback" not in err and b"interrupted" in err
