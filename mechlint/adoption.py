@@ -18,7 +18,6 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,6 @@ from mechlint.errors import ConfigError
 from mechlint.model import FileReport, Result
 
 BASELINE_VERSION = 1
-_glob = cache(glob_regex)
 UNUSED_SUPPRESSION = "mechlint/unused-suppression"
 
 
@@ -40,7 +38,7 @@ class Suppression:
     line: int | None = None
 
     def matches(self, relative: str, result: Result) -> bool:
-        if not _glob(self.path).match(relative):
+        if not glob_regex(self.path).match(relative):
             return False
         rule, family = result.rule_id, result.rule_id.partition("/")[0]
         if self.rule not in (rule, family, "ALL"):
@@ -50,7 +48,7 @@ class Suppression:
         return result.pointer == self.pointer or result.pointer.startswith(self.pointer.rstrip("/") + "/")
 
     def covers(self, relative: str) -> bool:
-        return bool(_glob(self.path).match(relative))
+        return bool(glob_regex(self.path).match(relative))
 
 
 def parse_suppressions(value: Any, fail: Any, known_rules: Iterable[str], text: str) -> tuple[Suppression, ...]:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -45,20 +43,11 @@ def read_toml(path: Path, what: str) -> tuple[dict[str, Any], str]:
         raise ConfigError(f"not valid TOML: {error}", path, int(match.group(1)) if match else None) from None
 
 
-@cache
-def _fast(schema_name: str) -> Callable[[Any], bool] | None:
-    from mechlint.fastschema import Unsupported, compile_schema
-    from mechlint.resources import schema
-
-    try:
-        return compile_schema(schema(schema_name))
-    except Unsupported:
-        return None
-
-
 def check_schema(data: Any, schema_name: str, path: Path, text: str) -> None:
     """Raise a :class:`ConfigError` for the first way ``data`` breaks the shipped schema."""
-    fast = _fast(schema_name)
+    from mechlint.fastschema import shipped
+
+    fast = shipped(schema_name)
     if fast is not None and fast(data):
         return  # valid; jsonschema is imported only to explain a mistake
     from jsonschema import Draft202012Validator

@@ -7,7 +7,6 @@ findings of each file on lines and columns. It prints nothing.
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -30,6 +29,7 @@ from mechlint.report.fingerprint import line_fingerprints
 from mechlint.resultcache import ResultCache, decode, encode, fingerprint
 from mechlint.rules.schema.unsupported_version import unsupported
 from mechlint.run import Run
+from mechlint.views import as_object, items
 
 INTERNAL_ERROR = "mechlint/internal-error"
 UNREADABLE_FILE = "mechlint/unreadable-file"
@@ -89,7 +89,10 @@ def lint(
     covered: set[int] = set()
     checked = 0
 
-    results_cache = ResultCache(cache, config_fingerprint(config, enabled, run)) if cache is not None else None
+    results_cache = None
+    if cache is not None:
+        sources_key = run.provenance().cache_key
+        results_cache = ResultCache(cache, config_fingerprint(config, enabled, run), sources_key)
 
     def work(candidate: Candidate) -> tuple[FileReport, list[Notification]]:
         found: list[Notification] = []
@@ -189,13 +192,13 @@ def lint_file(
             return FileReport(shown, uri, ())
         result = Result(shown, UNREADABLE_FILE, level, f"{shown} {raw}", "", Region(1, 1, 1, 1))
         return FileReport(shown, uri, (result,))
-    key = _cache_key(cache, raw, path, enabled) if cache is not None else None
+    document = load(shown, raw)
+    document.location = path.absolute()
+    key = cache.key(raw, cache.sources_key(document.location, source_paths(document.data))) if cache else None
     cached = cache.get(key) if cache is not None and key is not None else None
     if cached is not None:
         results = decode(cached, shown)
     else:
-        document = load(shown, raw)
-        document.location = path.absolute()
         crashed = len(notifications)
         findings = run_rules(document, enabled, notifications)
         placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
@@ -208,20 +211,12 @@ def lint_file(
     return FileReport(shown, uri, results, hashes)
 
 
-def _cache_key(cache: ResultCache, raw: bytes, path: Path, enabled: Sequence[EnabledRule]) -> str | None:
-    """The result-cache key of a file: its bytes, and the state of its sources."""
-    run = next((e.context.run for e in enabled if e.context.run is not None), None)
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        data = None
-    sources = (
-        [s.get("path") for s in data.get("sources", []) or [] if isinstance(s, dict)] if isinstance(data, dict) else []
-    )
-    paths = [p for p in sources if isinstance(p, str)] if isinstance(sources, list) else []
-    if paths and run is not None:
-        return cache.key(raw, run.provenance().cache_key(path.absolute(), paths))
-    return cache.key(raw, "")
+def source_paths(data: object) -> list[str]:
+    """The ``path`` of every source that has one."""
+    sources = items((as_object(data) or {}).get("sources"), "/sources")
+    return [
+        source["path"] for _, source, _ in sources if isinstance(source, dict) and isinstance(source.get("path"), str)
+    ]
 
 
 def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], run: Run) -> str:

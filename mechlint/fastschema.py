@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 Check = Callable[[Any], bool]
@@ -162,3 +163,14 @@ def compile_schema(schema: dict[str, Any]) -> Check:
         namespace[table] = {key: namespace[function] for key, function in namespace[table].items()}
     check: Check = namespace[entry]
     return check
+
+
+@cache
+def shipped(schema_name: str) -> Check | None:
+    """A shipped schema (``schemas/``) compiled once; ``None`` when it uses keywords this module does not know."""
+    from mechlint.resources import schema
+
+    try:
+        return compile_schema(schema(schema_name))
+    except Unsupported:
+        return None

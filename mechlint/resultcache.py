@@ -16,6 +16,7 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +75,10 @@ def decode(text: str, path: str) -> tuple[Result, ...]:
 class ResultCache:
     """One SQLite file; each process (worker) opens its own connection."""
 
-    def __init__(self, folder: Path, fingerprint: str) -> None:
+    def __init__(self, folder: Path, fingerprint: str, sources_key: Callable[[Path, list[str]], str]) -> None:
         self.folder = folder
         self.fingerprint = fingerprint
+        self._sources_key = sources_key
         self._connection: sqlite3.Connection | None = None
         self._pid = -1
         self._broken = False
@@ -105,6 +107,10 @@ class ResultCache:
             pass
         self._connection, self._pid = connection, os.getpid()
         return connection
+
+    def sources_key(self, location: Path, paths: list[str]) -> str:
+        """The state of a file's sources (see ``Provenance.cache_key``); empty without sources."""
+        return self._sources_key(location, paths) if paths else ""
 
     def key(self, raw: bytes, sources: str) -> str:
         digest = hashlib.sha256()

@@ -63,7 +63,3 @@ def compile_pattern(pattern: str) -> Matcher:
         return re.compile(pattern)
     except re.error as error:
         raise UnsafePattern(f"invalid regular expression: {error}") from None
-
-
-def engine() -> str:
-    return "RE2" if _re2() is not None else "Python re (nested quantifiers refused)"

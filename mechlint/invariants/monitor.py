@@ -69,18 +69,29 @@ def atom_column(node: Node, steps: list[StepView], binding: Mapping[str, str]) -
     return [key in step.state and regex.search(step.state[key][:MAX_TEXT]) is not None for step in steps]
 
 
-_POSTORDERS: dict[int, tuple[Node, tuple[Node, ...]]] = {}
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What the monitor needs of a formula, computed once per formula object."""
+
+    root: Node
+    postorder: tuple[Node, ...]
+    names: list[str]
+    globs: tuple[str, ...]
 
 
-def _postorder(root: Node) -> tuple[Node, ...]:
-    """:func:`_unique_postorder`, once per formula object (columns are keyed by node identity)."""
-    entry = _POSTORDERS.get(id(root))
-    if entry is None or entry[0] is not root:
-        if len(_POSTORDERS) > 256:
-            _POSTORDERS.clear()
-        entry = (root, tuple(_unique_postorder(root)))
-        _POSTORDERS[id(root)] = entry
-    return entry[1]
+_SHAPES: dict[int, _Shape] = {}
+
+
+def _shape(root: Node) -> _Shape:
+    """Keyed by identity (columns are keyed by node identity); holding ``root`` keeps its id unique."""
+    shape = _SHAPES.get(id(root))
+    if shape is None or shape.root is not root:
+        if len(_SHAPES) > 256:
+            _SHAPES.clear()
+        globs = tuple(node.values[0] for node in root.walk() if node.op in ("active", "path") and "{" in node.values[0])
+        shape = _Shape(root, tuple(_unique_postorder(root)), sorted(root.placeholders()), globs)
+        _SHAPES[id(root)] = shape
+    return shape
 
 
 def _unique_postorder(root: Node) -> list[Node]:
@@ -103,7 +114,7 @@ def evaluate(root: Node, steps: list[StepView], binding: Mapping[str, str]) -> d
     """The value of every subformula at every step, keyed by ``id(node)``."""
     columns: dict[int, list[bool]] = {}
     n = len(steps)
-    for node in _postorder(root):
+    for node in _shape(root).postorder:
         op = node.op
         kids = [columns[id(arg)] for arg in node.args]
         if op in ATOMS:
@@ -138,24 +149,10 @@ def evaluate(root: Node, steps: list[StepView], binding: Mapping[str, str]) -> d
     return columns
 
 
-_SHAPES: dict[int, tuple[Node, list[str], tuple[str, ...]]] = {}
-
-
-def _shape(root: Node) -> tuple[list[str], tuple[str, ...]]:
-    """The placeholder names of a formula and its key globs that use them; once per formula object."""
-    entry = _SHAPES.get(id(root))
-    if entry is None or entry[0] is not root:
-        if len(_SHAPES) > 256:
-            _SHAPES.clear()
-        globs = tuple(node.values[0] for node in root.walk() if node.op in ("active", "path") and "{" in node.values[0])
-        entry = (root, sorted(root.placeholders()), globs)
-        _SHAPES[id(root)] = entry
-    return entry[1], entry[2]
-
-
 def candidate_bindings(root: Node, keys: Iterable[str]) -> list[dict[str, str]]:
     """Every assignment of the formula's placeholders to values seen in the keys."""
-    names, globs = _shape(root)
+    shape = _shape(root)
+    names, globs = shape.names, shape.globs
     if not names:
         return [{}]
     values: dict[str, set[str]] = {name: set() for name in names}

@@ -271,9 +271,6 @@ class History:
         head = self.git.run("rev-parse", "--verify", "--quiet", "HEAD", check=False)
         return hashlib.sha256(output + b"\0" + head).hexdigest()
 
-    def short(self, commit: str) -> str:
-        return commit[:12]
-
     def describe(self, commit: str) -> str:
         """``abc123def456 (2026-06-11, "subject")`` for messages."""
         if not _is_hex(commit):

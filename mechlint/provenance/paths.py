@@ -15,7 +15,6 @@ import os
 import stat
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -65,14 +64,8 @@ class FileState:
     git_blob: str = ""
 
 
-@lru_cache(maxsize=64)
-def _resolved(root: Path) -> bool:
-    """Whether ``root`` is already its own resolved form (checked once per folder)."""
-    return root == root.resolve()
-
-
 def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_id: bool = False) -> FileState:
-    """Hash the working-tree file at ``root/path``; ``path`` passed :func:`path_problem`.
+    """Hash the working-tree file at ``root/path``; ``root`` is resolved, ``path`` passed :func:`path_problem`.
 
     With ``blob_id`` the git blob id of the bytes is computed too (attestations need it).
     """
@@ -87,7 +80,7 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_
         if (isinstance(error, OSError) and error.errno == 40) or isinstance(error, RuntimeError):
             return FileState("outside", detail="is a symbolic link loop")
         return FileState("unreadable", detail=f"cannot be read ({getattr(error, 'strerror', None) or error})")
-    if not real.is_relative_to(root if root.is_absolute() and _resolved(root) else root.resolve()):
+    if not real.is_relative_to(root):
         return FileState("outside", detail="resolves, through a symbolic link, to a place outside the repository")
     try:
         info = os.stat(real)

@@ -159,7 +159,7 @@ class Provenance:
     def outcomes(self, data: Any, location: Path) -> list[Outcome]:
         repository = self.repository(location)
         found: list[Outcome] = []
-        for index, source, pointer in items((as_object(data) or {}).get("sources"), "/sources"):
+        for _, source, pointer in items((as_object(data) or {}).get("sources"), "/sources"):
             if not isinstance(source, dict) or not isinstance(source.get("path"), str):
                 continue
             digest = source.get("sha256")
@@ -168,7 +168,6 @@ class Provenance:
             if key not in repository.answers:
                 repository.answers[key] = list(Source(self, repository, source["path"], digest).classify())
             found += [Outcome(o.rule, pointer + o.pointer, o.message) for o in repository.answers[key]]
-            del index
         return found
 
     def cache_key(self, mechanism: Path, paths: list[str]) -> str:
@@ -213,7 +212,7 @@ class Provenance:
         if history is None:
             return Located("refused", detail=f"nothing is at {quote(path, 200)} and {repository.reason}")
         try:
-            hit = source._hit(history.path_history(repository.prefix + path))
+            hit = source.pinned_revision(history.path_history(repository.prefix + path))
             blob = hit.blob if hit else None
             commit = hit.commit if hit else None
             if blob is None:
@@ -315,7 +314,7 @@ class Source:
         except GitError:
             return []
 
-    def _hit(self, revisions: list[Revision]) -> Revision | None:
+    def pinned_revision(self, revisions: list[Revision]) -> Revision | None:
         """The newest revision that brought the pinned bytes to the path (a rename does not count)."""
         index = self.repo.index()
         if index is None:
@@ -359,7 +358,7 @@ class Source:
             return [self._unavailable(what + self._line_endings(state))]
         try:
             revisions = history.path_history(self.repo.prefix + self.path)
-            hit = self._hit(revisions)
+            hit = self.pinned_revision(revisions)
             elsewhere = None if hit else self._anywhere()
         except GitError as error:
             return [self._unavailable(f"looking up {quote(self.path, 200)} failed ({error})")]
@@ -460,7 +459,7 @@ class Source:
         if history is None:
             return [self._unavailable(f"{claim}, whose bytes can only be checked in history")]
         try:
-            hit = self._hit(history.path_history(self.repo.prefix + original))
+            hit = self.pinned_revision(history.path_history(self.repo.prefix + original))
         except GitError as error:
             return [self._unavailable(f"{claim}, and looking it up failed ({error})")]
         if hit is not None:

@@ -66,16 +66,11 @@ def _pointer(path: Any) -> str:
     return "".join("/" + escape_token(str(token)) for token in path)
 
 
-@cache
 def fast_validator() -> Callable[[Any], bool] | None:
-    """The schema compiled to closures (see :mod:`mechlint.fastschema`); ``None`` if it cannot be."""
-    from mechlint.fastschema import Unsupported, compile_schema
-    from mechlint.resources import schema
+    """The mechanism schema compiled to Python (see :mod:`mechlint.fastschema`); ``None`` if it cannot be."""
+    from mechlint.fastschema import shipped
 
-    try:
-        return compile_schema(schema(SCHEMA_NAME))
-    except Unsupported:
-        return None
+    return shipped(SCHEMA_NAME)
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
