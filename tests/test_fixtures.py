@@ -1,6 +1,10 @@
 """Every file under fixtures/rules/ gets exactly the findings listed in expected.json.
 
 Adding a case needs no code: a file, and its ``[rule id, pointer]`` pairs.
+Provenance sources resolve against this git checkout; the provenance cases
+that need history (stale, frozen, missing, shallow clones) cannot live in a
+fixture tree and are in ``tests/test_provenance.py``, on repositories the
+tests build.
 """
 
 from __future__ import annotations
