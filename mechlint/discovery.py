@@ -33,7 +33,19 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
 
     ``*`` and ``?`` stay inside one folder, ``**`` crosses folders, ``[...]``
     is a character class. A pattern without ``/`` matches a name at any depth.
+    The group ``rest`` holds what follows a folder that matched.
     """
+    return re.compile(_glob_body(pattern) + r"(?P<rest>/.*)?\Z", re.DOTALL)
+
+
+@cache
+def _any_regex(patterns: tuple[str, ...], exact: bool) -> re.Pattern[str]:
+    """One regex for "one of the globs matches the path" (``exact``) or "the path or a folder above it"."""
+    bodies = "|".join(f"(?:{_glob_body(pattern)})" for pattern in patterns) or "(?!)"
+    return re.compile(f"(?:{bodies})" + ("" if exact else "(?:/.*)?") + r"\Z", re.DOTALL)
+
+
+def _glob_body(pattern: str) -> str:
     pattern = pattern.strip("/")
     if "/" not in pattern:
         pattern = "**/" + pattern
@@ -66,29 +78,32 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(char))
         index += 1
-    return re.compile("".join(out) + r"(?P<rest>/.*)?\Z", re.DOTALL)
+    return "".join(out)
 
 
-def matches(relative: str, patterns: Iterable[str]) -> bool:
+def matches(relative: str, patterns: tuple[str, ...]) -> bool:
     """Whether the path, or a folder above it, matches one of the patterns."""
-    return any(glob_regex(pattern).match(relative) for pattern in patterns)
+    return _any_regex(patterns, False).match(relative) is not None
 
 
-def matches_exactly(relative: str, patterns: Iterable[str]) -> bool:
+def matches_exactly(relative: str, patterns: tuple[str, ...]) -> bool:
     """Whether the path itself (not only a folder above it) matches a pattern."""
-    return any(
-        (match := glob_regex(pattern).match(relative)) is not None and match.group("rest") is None
-        for pattern in patterns
-    )
+    return _any_regex(patterns, True).match(relative) is not None
 
 
-def _relative(path: Path, bases: Iterable[Path]) -> str:
-    for base in bases:
-        try:
-            return path.relative_to(base).as_posix()
-        except ValueError:
-            continue
-    return path.name
+def _prefixes(bases: Iterable[Path]) -> tuple[str, ...]:
+    """Each base folder as a string that ends with ``/``, for cutting it off the front of a path."""
+    return tuple(str(base) if str(base).endswith("/") else f"{base}/" for base in bases)
+
+
+def _relative(path: str, prefixes: tuple[str, ...]) -> str:
+    """``path`` relative to the first base it is under (lexically), else its name."""
+    for prefix in prefixes:
+        if path.startswith(prefix):
+            return path[len(prefix) :]
+        if f"{path}/" == prefix:
+            return "."
+    return path.rpartition("/")[2]
 
 
 def discover(paths: Iterable[Path], include: Iterable[str], exclude: Iterable[str], root: Path) -> Iterator[Candidate]:
@@ -100,8 +115,10 @@ def discover(paths: Iterable[Path], include: Iterable[str], exclude: Iterable[st
         if not os.path.lexists(absolute):
             raise UsageError(f"{given}: no such file or folder")
         if absolute.is_dir() and not absolute.is_symlink():
-            found = sorted(_walk(absolute, include, exclude, (root, absolute)))
-            for path in found:
+            # sorted as paths sort (folder by folder), without building a Path for each comparison
+            found = sorted(_walk(str(absolute), include, exclude, _prefixes((root, absolute))), key=_parts)
+            for name in found:
+                path = Path(name)
                 if path not in seen:
                     seen.add(path)
                     yield Candidate(path, explicit=False)
@@ -110,17 +127,19 @@ def discover(paths: Iterable[Path], include: Iterable[str], exclude: Iterable[st
             yield Candidate(absolute, explicit=True)
 
 
-def _walk(top: Path, include: tuple[str, ...], exclude: tuple[str, ...], bases: tuple[Path, ...]) -> Iterator[Path]:
+def _parts(path: str) -> list[str]:
+    return path.split("/")
+
+
+def _walk(top: str, include: tuple[str, ...], exclude: tuple[str, ...], prefixes: tuple[str, ...]) -> Iterator[str]:
     for folder, dirnames, filenames in os.walk(top, followlinks=False, onerror=None):
-        folder_path = Path(folder)
-        dirnames[:] = sorted(name for name in dirnames if not matches(_relative(folder_path / name, bases), exclude))
+        dirnames[:] = sorted(name for name in dirnames if not matches(_relative(f"{folder}/{name}", prefixes), exclude))
         for name in dirnames:  # a folder named like a mechanism file is reported, not skipped
-            relative = _relative(folder_path / name, bases)
-            if matches_exactly(relative, include):
-                yield folder_path / name
+            if matches_exactly(_relative(f"{folder}/{name}", prefixes), include):
+                yield f"{folder}/{name}"
         for name in filenames:
-            path = folder_path / name
-            relative = _relative(path, bases)
+            path = f"{folder}/{name}"
+            relative = _relative(path, prefixes)
             if matches_exactly(relative, include) and not matches(relative, exclude):
                 yield path
         # Symbolic links to folders are listed in dirnames but never walked.
