@@ -111,8 +111,9 @@ def _check_scenario(
     if invariant.applies is not None and not any(evaluate(invariant.applies, views, {})[id(invariant.applies)]):
         return
     keys = known.union(*(view.active | view.paths for view in views))
+    shared: dict[int, list[bool]] = {}
     for binding in candidate_bindings(invariant.formula, keys):
-        columns = evaluate(invariant.formula, views, binding)
+        columns = evaluate(invariant.formula, views, binding, shared)
         for index, holds in enumerate(columns[id(invariant.formula)]):
             if holds:
                 continue

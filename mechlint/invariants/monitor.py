@@ -49,24 +49,29 @@ def step_view(step: Mapping[str, Any]) -> StepView:
     )
 
 
-def _key_matches(glob: str, binding: Mapping[str, str], keys: frozenset[str]) -> bool:
+def _keys_column(node: Node, sets: list[frozenset[str]], binding: Mapping[str, str]) -> list[bool]:
+    """Whether each step's keys (``active`` or ``paths``) have one that the atom's glob matches."""
+    glob = node.values[0]
     if not any(c in glob for c in "*?{"):
-        return glob in keys
-    pattern = glob_pattern(glob, binding)
-    return any(len(key) <= MAX_KEY and pattern.match(key) for key in keys)
+        return [glob in keys for keys in sets]
+    bound = atom_keys(node, binding) if binding and "{" in glob else glob
+    if not any(c in bound for c in "*?{"):  # every placeholder bound: one exact key
+        return [False] * len(sets) if len(bound) > MAX_KEY else [bound in keys for keys in sets]
+    match = glob_pattern(glob, binding).match
+    return [any(len(key) <= MAX_KEY and match(key) for key in keys) for keys in sets]
 
 
 def atom_column(node: Node, steps: list[StepView], binding: Mapping[str, str]) -> list[bool]:
     if node.op == "active":
-        return [_key_matches(node.values[0], binding, step.active) for step in steps]
+        return _keys_column(node, [step.active for step in steps], binding)
     if node.op == "path":
-        return [_key_matches(node.values[0], binding, step.paths) for step in steps]
+        return _keys_column(node, [step.paths for step in steps], binding)
     if node.op == "text":
-        regex = compile_pattern(node.values[0])
-        return [regex.search(step.text[:MAX_TEXT]) is not None for step in steps]
+        search = compile_pattern(node.values[0]).search
+        return [search(step.text[:MAX_TEXT]) is not None for step in steps]
     key, pattern = node.values
-    regex = compile_pattern(pattern)
-    return [key in step.state and regex.search(step.state[key][:MAX_TEXT]) is not None for step in steps]
+    search = compile_pattern(pattern).search
+    return [key in step.state and search(step.state[key][:MAX_TEXT]) is not None for step in steps]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +82,8 @@ class _Shape:
     postorder: tuple[Node, ...]
     names: list[str]
     globs: tuple[str, ...]
+    #: ids of the subformulas whose value depends on the binding of the placeholders
+    bound: frozenset[int]
 
 
 _SHAPES: dict[int, _Shape] = {}
@@ -89,7 +96,12 @@ def _shape(root: Node) -> _Shape:
         if len(_SHAPES) > 256:
             _SHAPES.clear()
         globs = tuple(node.values[0] for node in root.walk() if node.op in ("active", "path") and "{" in node.values[0])
-        shape = _Shape(root, tuple(_unique_postorder(root)), sorted(root.placeholders()), globs)
+        postorder = tuple(_unique_postorder(root))
+        bound: set[int] = set()
+        for node in postorder:
+            if (node.op in ("active", "path") and "{" in node.values[0]) or any(id(arg) in bound for arg in node.args):
+                bound.add(id(node))
+        shape = _Shape(root, postorder, sorted(root.placeholders()), globs, frozenset(bound))
         _SHAPES[id(root)] = shape
     return shape
 
@@ -110,11 +122,21 @@ def _unique_postorder(root: Node) -> list[Node]:
     return order
 
 
-def evaluate(root: Node, steps: list[StepView], binding: Mapping[str, str]) -> dict[int, list[bool]]:
-    """The value of every subformula at every step, keyed by ``id(node)``."""
+def evaluate(
+    root: Node, steps: list[StepView], binding: Mapping[str, str], shared: dict[int, list[bool]] | None = None
+) -> dict[int, list[bool]]:
+    """The value of every subformula at every step, keyed by ``id(node)``.
+
+    ``shared`` (optional) keeps the columns that do not depend on the binding
+    between calls over the same ``steps``, so each is computed once.
+    """
     columns: dict[int, list[bool]] = {}
     n = len(steps)
-    for node in _shape(root).postorder:
+    shape = _shape(root)
+    for node in shape.postorder:
+        if shared is not None and id(node) in shared:
+            columns[id(node)] = shared[id(node)]
+            continue
         op = node.op
         kids = [columns[id(arg)] for arg in node.args]
         if op in ATOMS:
@@ -146,6 +168,8 @@ def evaluate(root: Node, steps: list[StepView], binding: Mapping[str, str]) -> d
         else:  # pragma: no cover - the parser makes no other nodes
             raise ValueError(f"unknown operator {op}")
         columns[id(node)] = column
+        if shared is not None and id(node) not in shape.bound:
+            shared[id(node)] = column
     return columns
 
 
