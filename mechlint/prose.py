@@ -96,7 +96,8 @@ UNITS = word_set(
 _UNIT = "|".join(re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True) if unit != "%")
 #: A number and its unit ("3000 ms") is one word; it is tried before a plain word.
 _NUMBER_UNIT = rf"(?<![\w.,])\d[\d,]*(?:\.\d+)? (?:{_UNIT})(?![\w'’]|{_JOINERS}[^\W_])"
-_TOKEN = re.compile(rf"{_CODE}|{_NUMBER_UNIT}|{_WORD}")
+#: One STE word (a code span, a number with its unit, or a word with its joiners); never crosses a line break.
+TOKEN = re.compile(rf"{_CODE}|{_NUMBER_UNIT}|{_WORD}")
 
 
 _span = re.Match.span
@@ -109,7 +110,7 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 def words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """Character ranges of the words in ``text[start:end]``, counted as STE counts them."""
     stop = len(text) if end is None else end
-    return list(map(_span, _TOKEN.finditer(text, start, stop)))
+    return list(map(_span, TOKEN.finditer(text, start, stop)))
 
 
 # --- sentences -------------------------------------------------------------
@@ -136,6 +137,12 @@ def sentences(text: str) -> list[tuple[int, int]]:
     A line break always ends a sentence; inside a line, see :func:`_line_sentences`.
     """
     if "\n" not in text:
+        first = _END.search(text)
+        if first is None:  # no sentence end: one sentence, or none
+            return [_trim(text, 0, len(text))] if text and not text.isspace() else []
+        if first.end() == len(text):  # the only end is the end of the text
+            end = first.end(2)
+            return [_trim(text, 0, end)] if not text[:end].isspace() else []
         return _line_sentences(text)
     out: list[tuple[int, int]] = []
     start = 0
@@ -245,12 +252,8 @@ def syllables(word: str) -> int:
     return max(count, 1)
 
 
-_LETTER = re.compile(r"[^\W\d_]")
-
-
-def is_word(text: str) -> bool:
-    """Whether ``text`` has a letter."""
-    return _LETTER.search(text) is not None
+#: Whether a string has a letter (a match, or ``None``); a C function, for ``filter``.
+has_letter = re.compile(r"[^\W\d_]").search
 
 
 # --- one analysis per string, shared by the rules ---------------------------
@@ -261,10 +264,10 @@ CACHE_SIZE = 1 << 11
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """A string split once: its sentences, the STE words of each, and its code spans."""
+    """A string split once: its sentences, the STE words of each (as written), and its code spans."""
 
     sentences: tuple[tuple[int, int], ...]
-    words: tuple[tuple[tuple[int, int], ...], ...]
+    tokens: tuple[tuple[str, ...], ...]
     code: tuple[tuple[int, int], ...]
 
     def outside_code(self, offset: int) -> bool:
@@ -273,12 +276,23 @@ class Analysis:
 
 @lru_cache(maxsize=CACHE_SIZE)
 def analyze(text: str) -> Analysis:
-    """The analysis of ``text``; pure, so it is computed once per distinct string."""
+    """The analysis of ``text``; pure, so it is computed once per distinct string.
+
+    A word belongs to the sentence it starts in. Sentences partition the text
+    up to white space, and only a code span crosses white space, so without
+    one the words of a sentence are the matches inside its range (the whole
+    string when it has one sentence).
+    """
     found = tuple(sentences(text))
-    every = words(text)
-    starts = [start for start, _ in every]
-    grouped = tuple(tuple(every[bisect_left(starts, a) : bisect_left(starts, b)]) for a, b in found)
-    return Analysis(found, grouped, tuple(code_spans(text)) if "`" in text else ())
+    if "`" in text:
+        every = words(text)
+        starts = [start for start, _ in every]
+        grouped = (every[bisect_left(starts, a) : bisect_left(starts, b)] for a, b in found)
+        tokens = tuple(tuple(text[a:b] for a, b in group) for group in grouped)
+        return Analysis(found, tokens, tuple(code_spans(text)))
+    if len(found) == 1:
+        return Analysis(found, (tuple(TOKEN.findall(text)),), ())
+    return Analysis(found, tuple(tuple(TOKEN.findall(text, start, end)) for start, end in found), ())
 
 
 @lru_cache(maxsize=CACHE_SIZE)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.prose import CACHE_SIZE, analyze, is_word, syllables_cached
+from mechlint.prose import CACHE_SIZE, analyze, has_letter, syllables_cached
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
 
 META = RuleMeta(
@@ -48,12 +48,12 @@ META = RuleMeta(
 def counts(text: str) -> tuple[int, int, int]:
     """Sentences, words and syllables of one string (words without letters are not scored)."""
     sentence_count = word_count = syllable_count = 0
-    for sentence_words in analyze(text).words:
-        found = [text[a:b] for a, b in sentence_words if is_word(text[a:b])]
+    for sentence_words in analyze(text).tokens:
+        found = list(filter(has_letter, sentence_words))
         if found:
             sentence_count += 1
             word_count += len(found)
-            syllable_count += sum(syllables_cached(word.lower()) for word in found)
+            syllable_count += sum(map(syllables_cached, map(str.lower, found)))
     return sentence_count, word_count, syllable_count
 
 

@@ -55,7 +55,7 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     for passage in prose.of(document):
         limit: int = context.options["step-words" if passage.kind == "step" else "text-words"]
         analysis = analyze(passage.text)
-        for (start, end), sentence_words in zip(analysis.sentences, analysis.words, strict=True):
+        for (start, end), sentence_words in zip(analysis.sentences, analysis.tokens, strict=True):
             count = len(sentence_words)
             if count > limit:
                 kind = "step text" if passage.kind == "step" else "descriptive text"

@@ -14,10 +14,11 @@ appears.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
+from operator import add
 
 from mechlint import prose
 from mechlint.document import Document
@@ -77,10 +78,12 @@ def term_uses(text: str) -> tuple[tuple[str, str, int, tuple[int, int]], ...]:
     """``(folded key, written form, number of words, span)`` of each word and short phrase of ``text``."""
     analysis = analyze(text)
     found: list[tuple[str, str, int, tuple[int, int]]] = []
-    for sentence_words in analysis.words:
+    every = prose.words(text)
+    starts = [start for start, _ in every]
+    for sentence_start, sentence_end in analysis.sentences:
         # each item: start, end, surface, plain, folded, is a function word, letters
         run: list[tuple[int, int, str, str, str, bool, int]] = []
-        for start, end in sentence_words:
+        for start, end in every[bisect_left(starts, sentence_start) : bisect_left(starts, sentence_end)]:
             if text[start] == "`" or (analysis.code and not analysis.outside_code(start)):
                 run = []
                 continue
@@ -106,43 +109,55 @@ def term_uses(text: str) -> tuple[tuple[str, str, int, tuple[int, int]], ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=CACHE_SIZE)
-def summary(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[str], frozenset[str], frozenset[str]]:
-    """The words of ``text`` as ``(key, written)`` pairs, their keys, and the keys of its 2- and 3-word phrases.
+#: Stands for a function word in the phrase keys of :func:`suspects`: no phrase is made across it.
+_BLANK = "\x00"
+_BLANKED = dict.fromkeys(FUNCTION_WORDS, _BLANK)
+#: Joins the strings of a file into one text; a line break ends every token and the function word every phrase.
+_SEPARATOR = "\nthe\n"
+_fold_cached = lru_cache(maxsize=CACHE_SIZE * 4)(fold)
+_surface_cached = lru_cache(maxsize=CACHE_SIZE * 4)(surface)
 
-    A cheap over-approximation of :func:`term_uses` (it ignores sentence ends,
-    code spans and letter counts), computed with list operations instead of a
-    loop: every key :func:`term_uses` can give is here, and only the keys that
-    look suspicious across the file are then looked at exactly.
-    """
-    tokens = [text[start:end] for sentence in analyze(text).words for start, end in sentence]
-    folded = [token.lower() if token.isalnum() else fold(token) for token in tokens]
-    content = [key if key not in FUNCTION_WORDS else "" for key in folded]
-    pairs = {a + b for a, b in pairwise(content) if a and b}
-    triples = {a + b + c for a, b, c in zip(content, content[1:], content[2:], strict=False) if a and b and c}
-    words = {(key, surface(token)) for key, token in set(zip(folded, tokens, strict=True)) if len(key) >= 2}
-    return frozenset(words), frozenset(key for key, _ in words), frozenset(pairs), frozenset(triples)
+
+def _phrases(keys: list[str]) -> tuple[set[str], set[str]]:
+    """The keys of every run of two and of three consecutive tokens."""
+    pairs = set(map(add, keys, keys[1:]))
+    triples = set(map(add, map(add, keys, keys[1:]), keys[2:]))
+    return pairs, triples
 
 
 def suspects(texts: list[str]) -> set[str]:
-    """Keys written in more than one way across ``texts``: the only ones worth a closer look."""
-    words: set[tuple[str, str]] = set()
-    singles: set[str] = set()
-    pairs: set[str] = set()
-    triples: set[str] = set()
-    for text in texts:
-        one, keys, two, three = summary(text)
-        words |= one
-        singles |= keys
-        pairs |= two
-        triples |= three
+    """Keys that may be written in more than one way across ``texts``: the only ones worth a closer look.
+
+    A cheap over-approximation of what :func:`term_uses` finds (it ignores
+    sentence ends, code spans and letter counts), made of whole-file list and
+    set operations instead of a loop over words: every key that
+    :func:`term_uses` could report as a variant is in the result.
+    """
+    tokens = prose.TOKEN.findall(_SEPARATOR.join(texts))
+    keys = list(map(_fold_cached, tokens))
+    content = list(map(_BLANKED.get, keys, keys))
+    pairs, triples = _phrases(content)
+    pairs = {key for key in pairs if _BLANK not in key}
+    triples = {key for key in triples if _BLANK not in key}
+    written = {pair for pair in set(zip(keys, tokens, strict=True)) if len(pair[0]) >= 2}
+    singles = {key for key, _ in written}
     found: set[str] = set()
-    if len(words) != len(singles):  # some key is written in two ways; find which
+    forms = {(key, _surface_cached(token)) for key, token in written}
+    if len(forms) != len(singles):  # some key is written in two ways; find which
         seen: dict[str, str] = {}
-        for key, written in words:
-            if seen.setdefault(key, written) != written:
+        for key, form in forms:
+            if seen.setdefault(key, form) != form:
                 found.add(key)
     return found | (singles & pairs) | (singles & triples) | (pairs & triples)
+
+
+def _may_use(text: str, wanted: set[str]) -> bool:
+    """Whether ``text`` may use a key of ``wanted``: a cheap test before :func:`term_uses`."""
+    keys = list(map(_fold_cached, prose.TOKEN.findall(text)))
+    if not wanted.isdisjoint(keys):
+        return True
+    pairs, triples = _phrases(keys)
+    return not (wanted.isdisjoint(pairs) and wanted.isdisjoint(triples))
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
@@ -152,6 +167,8 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
         return
     by_key: dict[str, list[Use]] = {}
     for passage in passages:
+        if not _may_use(passage.text, wanted):
+            continue
         pointer = passage.pointer
         for key, written, size, span in term_uses(passage.text):
             if key not in wanted:
