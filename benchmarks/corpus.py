@@ -5,8 +5,12 @@
 Each file lives in its own post (``content/post-NNNNN/mechanisms/``) and pins
 its post's ``post.md`` (present, matching: provenance runs but needs no
 history). In ``varied`` mode (the default) every file has its own prose,
-target names and number of steps, as in a real blog; in ``copies`` mode every
-file has the same content. Deterministic for a given seed.
+target names and number of steps, made of a small list of content words; in
+``prose`` mode the prose is English-like sentences (function words, forms of
+"be", some passive voice, acronyms, apostrophes, numbers with units, a larger
+vocabulary), closer to a real blog and to what the prose rules must read; in
+``copies`` mode every file has the same content. Deterministic for a given
+seed.
 """
 
 from __future__ import annotations
@@ -53,9 +57,147 @@ WORDS = (
 )
 
 
+MODES = ("varied", "prose", "copies")
+
+
 def _sentence(rng: random.Random, low: int, high: int) -> str:
     words = [rng.choice(WORDS) for _ in range(rng.randint(low, high))]
     return " ".join(words).capitalize() + "."
+
+
+SUBJECTS = (
+    "Request A",
+    "Request B",
+    "The scheduler",
+    "The engine",
+    "The model",
+    "Each block",
+    "The cache",
+    "The kernel",
+    "It",
+    "The new tail",
+    "The worker",
+    "The allocator",
+    "The prompt",
+    "Every layer",
+    "The GPU",
+    "This step",
+)
+VERBS = (
+    "stores",
+    "reads",
+    "writes",
+    "compares",
+    "reuses",
+    "prefills",
+    "decodes",
+    "schedules",
+    "checks",
+    "keeps",
+    "finds",
+    "sends",
+    "waits for",
+    "matches",
+    "frees",
+    "copies",
+    "hashes",
+    "splits",
+    "loads",
+    "marks",
+    "skips",
+    "evicts",
+    "pins",
+    "fills",
+    "counts",
+)
+OBJECTS = (
+    "the prefix",
+    "two blocks",
+    "the KV cache",
+    "its cache key",
+    "the new tail",
+    "the prompt",
+    "four tokens",
+    "the page table",
+    "the batch",
+    "the first block",
+    "eight positions",
+    "the free list",
+    "the next request",
+    "a full block",
+    "the hash of each block",
+    "the attention output",
+    "B's blocks",
+    "the block table",
+    "the last partial block",
+    "one sequence",
+    "the shared prefix",
+    "the output tokens",
+)
+ADJUNCTS = (
+    "",
+    "",
+    "",
+    " in one step",
+    " before the decode",
+    " after the store",
+    " for request B",
+    " at once",
+    " with the same prefix",
+    " in 3000 ms",
+    " on the GPU",
+    " from memory",
+    " again",
+    " in the same batch",
+    " without a copy",
+    " while A waits",
+    " for the first time",
+    " in order",
+)
+PASSIVES = (
+    "The block is stored in the cache",
+    "The key is compared with the entry",
+    "Each token is written once",
+    "The tail was not cached",
+    "Both blocks are kept in memory",
+    "The request is scheduled again",
+)
+ACRONYMS = ("time to first token (TTFT)", "TTFT", "KV", "GPU", "the LRU list", "a CUDA kernel", "P=4")
+
+
+def _clause(rng: random.Random) -> str:
+    if rng.random() < 0.05:
+        return rng.choice(PASSIVES)
+    object_ = rng.choice(ACRONYMS) if rng.random() < 0.08 else rng.choice(OBJECTS)
+    return f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {object_}{rng.choice(ADJUNCTS)}"
+
+
+def _english(rng: random.Random, low: int, high: int) -> str:
+    """One English-like sentence of ``low`` to ``high`` clauses."""
+    clauses = [_clause(rng) for _ in range(rng.randint(low, high))]
+    text = clauses[0]
+    for clause in clauses[1:]:
+        clause = clause if clause.startswith(("Request", "B", "TTFT", "GPU")) else clause[0].lower() + clause[1:]
+        text += rng.choice((", so ", ", and ", " because ", ", then ", " while ")) + clause
+    return text + "."
+
+
+def _vary_prose(data: dict, rng: random.Random) -> dict:  # type: ignore[type-arg]
+    """Like :func:`_vary`, with English-like prose."""
+    data = _vary(data, rng)
+    data["title"] = _english(rng, 1, 1)[:-1]
+    data["description"] = " ".join(_english(rng, 1, 2) for _ in range(2))
+    data["caption"] = " ".join(_english(rng, 1, 2) for _ in range(rng.randint(2, 4)))
+    data["alt"] = _english(rng, 1, 2)
+    data["limitations"] = [_english(rng, 1, 2) for _ in range(rng.randint(1, 3))]
+    for step in data["scenarios"][0]["steps"]:
+        compares = "compares the cache key" in step["description"]
+        step["description"] = _english(rng, 1, 2)
+        if compares:
+            step["description"] += " B compares the cache key."
+        if rng.random() < 0.5:
+            step["state"]["artifact"] = _english(rng, 1, 1)
+    return data
 
 
 def _vary(data: dict, rng: random.Random) -> dict:  # type: ignore[type-arg]
@@ -103,6 +245,8 @@ def build(folder: Path, files: int, mode: str, seed: int = 11) -> None:
         data = json.loads(json.dumps(template))
         if mode == "varied":
             data = _vary(data, rng)
+        elif mode == "prose":
+            data = _vary_prose(data, rng)
         data["sources"] = [
             {
                 "path": f"content/post-{index:05d}/post.md",
@@ -119,7 +263,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path)
     parser.add_argument("--files", type=int, default=2000)
-    parser.add_argument("--mode", choices=("varied", "copies"), default="varied")
+    parser.add_argument("--mode", choices=MODES, default="varied")
     args = parser.parse_args()
     build(args.folder, args.files, args.mode)
     print(f"{args.files} {args.mode} mechanism files in {args.folder}")

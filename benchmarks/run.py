@@ -1,6 +1,6 @@
 """Side-by-side benchmark: mechlint (every rule) against check-jsonschema and ajv-cli (schema only).
 
-    python benchmarks/run.py [--files 2000] [--mode varied|copies] [--runs 3] [--scale]
+    python benchmarks/run.py [--files 2000] [--mode varied|prose|copies] [--runs 3] [--scale]
 
 Builds the corpus with ``corpus.py`` (a git repository in a temporary
 folder), warms each tool once (bytecode, mechlint's blob cache), then runs the
@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import build
+from corpus import MODES, build
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "schemas" / "mechanism.schema.json"
@@ -106,7 +106,7 @@ def compare(folder: Path, files: list[str], count: int, runs: int, ajv: str | No
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, default=2000)
-    parser.add_argument("--mode", choices=("varied", "copies"), default="varied")
+    parser.add_argument("--mode", choices=MODES, default="varied")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--ajv", default=shutil.which("ajv"))
     parser.add_argument("--folder", type=Path)

@@ -10,20 +10,17 @@ from __future__ import annotations
 import codecs
 import json
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mechlint.jsonscan import JsonSyntaxError, ScanResult, scan, string_offsets
+from mechlint.jsonscan import JsonSyntaxError, ScanResult, locate, parse_int, scan, string_offsets
 from mechlint.model import Finding, Region
 
 INVALID_JSON = "schema/invalid-json"
 DUPLICATE_KEY = "schema/duplicate-key"
 
-# Python refuses to convert integers longer than this (CVE-2020-10735); longer
-# ones are kept as floats so that the schema can say what is wrong with them.
-_MAX_INT_DIGITS = 4000
 _DEPTH_FOR_MESSAGES = 500
 
 
@@ -33,12 +30,6 @@ class _DuplicateSeen(Exception):
 
 class _NonFinite(Exception):
     pass
-
-
-def _parse_int(text: str) -> int | float:
-    if len(text) > _MAX_INT_DIGITS:
-        return float(text)
-    return int(text)
 
 
 def _reject_constant(name: str) -> Any:
@@ -58,6 +49,9 @@ class Document:
     #: Where the file is on disk (absolute), when it came from a file.
     location: Path | None = None
     _scan: ScanResult | None = None
+    #: Spans of only the pointers in ``_located`` (and those above them), from :meth:`prepare`.
+    _partial: ScanResult | None = None
+    _located: frozenset[str] = frozenset()
     _memo: dict[str, Any] = field(default_factory=dict)
 
     def memo(self, key: str, compute: Callable[[], Any]) -> Any:
@@ -91,17 +85,38 @@ class Document:
                 self._scan = ScanResult()
         return self._scan
 
+    def prepare(self, pointers: Iterable[str]) -> None:
+        """Find where these pointers are now, walking only the parts of the text on their way.
+
+        :meth:`region` then places findings at these pointers without scanning
+        the whole text; any other pointer still gets the full scan.
+        """
+        if self._scan is not None or not self.parsed:
+            return
+        wanted = frozenset(pointers)
+        partial = locate(self.text, wanted)
+        if partial is not None:
+            self._partial, self._located = partial, wanted
+
     def region(self, finding: Finding) -> Region:
         """Place a finding on the text: lines and code-point columns, 1-based."""
         if finding.offset is not None:
             return self._region_between(*finding.offset)
-        spans = self.scan()
+        located = self._partial is not None and finding.pointer in self._located
+        spans = self._partial if located and self._partial is not None else self.scan()
         start, end = self._span_of(spans, finding.pointer, finding.on_key)
         if finding.span is not None and self.text[start : start + 1] == '"':
-            offsets = string_offsets(self.text, start, end)
-            low = min(max(finding.span[0], 0), len(offsets) - 1)
-            high = min(max(finding.span[1], low), len(offsets) - 1)
-            start, end = offsets[low], max(offsets[high], offsets[low] + 1)
+            literal = self.text[start:end]
+            if "\\" in literal:
+                offsets = string_offsets(self.text, start, end)
+                low = min(max(finding.span[0], 0), len(offsets) - 1)
+                high = min(max(finding.span[1], low), len(offsets) - 1)
+                start, end = offsets[low], max(offsets[high], offsets[low] + 1)
+            else:  # no escapes: the n-th character of the string is n characters after the quote
+                last = len(literal) - 2
+                low = min(max(finding.span[0], 0), last)
+                high = min(max(finding.span[1], low), last)
+                start, end = start + 1 + low, max(start + 1 + high, start + 2 + low)
         return self._region_between(start, end)
 
     def _span_of(self, spans: ScanResult, pointer: str, on_key: bool) -> tuple[int, int]:
@@ -210,7 +225,7 @@ def load(path: str, raw: bytes) -> Document:
         return result
 
     try:
-        data = json.loads(body, object_pairs_hook=pairs_hook, parse_constant=_reject_constant, parse_int=_parse_int)
+        data = json.loads(body, object_pairs_hook=pairs_hook, parse_constant=_reject_constant, parse_int=parse_int)
     except (ValueError, RecursionError, _NonFinite) as error:
         document.load_findings.append(_syntax_finding(text, error))
         return document

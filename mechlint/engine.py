@@ -201,6 +201,8 @@ def lint_file(
     else:
         crashed = len(notifications)
         findings = run_rules(document, enabled, notifications)
+        if findings:
+            document.prepare(pointer for f in findings for pointer in (f.pointer, *(t.pointer for t in f.trace)))
         placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
         results = tuple(replace(r, value_hash=value_hash(document.data, r.pointer, r.message)) for r in placed)
         if cache is not None and key is not None and len(notifications) == crashed:

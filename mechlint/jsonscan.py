@@ -11,12 +11,24 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
 
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _NON_JSON_WORDS = ("NaN", "-NaN", "Infinity", "-Infinity", "+Infinity")
 _LITERALS = (("true", 4), ("false", 5), ("null", 4))
+# Python refuses to convert integers longer than this (CVE-2020-10735); longer
+# ones are kept as floats so that the schema can say what is wrong with them.
+_MAX_INT_DIGITS = 4000
+
+
+def parse_int(text: str) -> int | float:
+    if len(text) > _MAX_INT_DIGITS:
+        return float(text)
+    return int(text)
 
 
 class JsonSyntaxError(Exception):
@@ -217,3 +229,75 @@ def string_offsets(text: str, start: int, end: int) -> list[int]:
             pos += 6
     offsets.append(stop)
     return offsets
+
+
+#: Pointers deeper than this are placed by the full scanner (the targeted walk recurses once a level).
+LOCATE_DEPTH = 64
+
+
+@cache
+def _skipper() -> Callable[[str, int], tuple[Any, int]]:
+    """The C scanner of the standard library: the end of the JSON value at an offset, at C speed."""
+    return json.decoder.JSONDecoder(parse_int=parse_int).scan_once  # type: ignore[attr-defined,no-any-return]
+
+
+def locate(text: str, pointers: Iterable[str]) -> ScanResult | None:
+    """The spans :func:`scan` gives for ``pointers`` and every pointer above them, and no others.
+
+    Only the containers on the way to a wanted pointer are walked in Python;
+    every other value is skipped by the C scanner. A repeated key is walked at
+    each occurrence, so the last one wins, as in :func:`scan`. ``text`` must
+    be JSON that the C parser accepted; ``None`` when a pointer is too deep
+    (the caller then scans the whole text).
+    """
+    wanted: set[str] = set()
+    for pointer in pointers:
+        if pointer.count("/") > LOCATE_DEPTH:
+            return None
+        while pointer not in wanted:
+            wanted.add(pointer)
+            pointer = pointer.rpartition("/")[0]
+    wanted.add("")
+    result = ScanResult()
+    first = 1 if text.startswith("\ufeff") else 0
+    try:
+        _walk(text, _WS.match(text, first).end(), "", wanted, result, _skipper())  # type: ignore[union-attr]
+    except (ValueError, IndexError, StopIteration, RecursionError):
+        return None
+    return result
+
+
+def _walk(
+    text: str,
+    pos: int,
+    pointer: str,
+    wanted: set[str],
+    result: ScanResult,
+    skip: Callable[[str, int], tuple[Any, int]],
+) -> int:
+    """Record the span of the value at ``pos`` (and of the wanted values inside it); return its end."""
+    char = text[pos]
+    if char not in "{[":
+        end = skip(text, pos)[1]
+        result.values[pointer] = (pos, end)
+        return end
+    is_object = char == "{"
+    closing = "}" if is_object else "]"
+    index = 0
+    cursor = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+    while text[cursor] != closing:
+        if is_object:
+            key_end = _read_string(text, cursor)
+            child = pointer_join(pointer, json.loads(text[cursor:key_end]))
+            if child in wanted:
+                result.keys[child] = (cursor, key_end)
+            cursor = _WS.match(text, _WS.match(text, key_end).end() + 1).end()  # type: ignore[union-attr]
+        else:
+            child = f"{pointer}/{index}"
+            index += 1
+        cursor = _walk(text, cursor, child, wanted, result, skip) if child in wanted else skip(text, cursor)[1]
+        cursor = _WS.match(text, cursor).end()  # type: ignore[union-attr]
+        if text[cursor] == ",":
+            cursor = _WS.match(text, cursor + 1).end()  # type: ignore[union-attr]
+    result.values[pointer] = (pos, cursor + 1)
+    return cursor + 1

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import codecs
+import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mechlint.document import load
+from mechlint.jsonscan import ScanResult, locate, scan
 from mechlint.model import Finding
 
 
@@ -98,3 +102,62 @@ def test_pointer_to_a_missing_member_falls_back_to_its_parent() -> None:
     document = load("x.json", b'{\n  "a": {\n    "b": 1\n  }\n}')
     region = document.region(Finding("x/y", "m", pointer="/a/zzz"))
     assert (region.start_line, region.start_column) == (2, 8)
+
+
+# --- placing findings without scanning the whole file ------------------------
+
+_json_values = st.recursive(
+    st.one_of(
+        st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=5)
+    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=3), inner, max_size=4)),
+    max_leaves=20,
+)
+
+
+def _pointers(result: ScanResult) -> list[str]:
+    return sorted({*result.values, *result.keys, "/missing", "/0/missing/deeper"})
+
+
+def _texts(value: object) -> st.SearchStrategy[str]:
+    """The value written compactly, indented, with escapes, with a BOM, or with one member repeated."""
+    plain = json.dumps(value)
+    variants = [plain, json.dumps(value, indent=2, ensure_ascii=False), "\ufeff" + plain]
+    if plain.startswith("{") and plain != "{}":
+        variants.append('{"dup": [1, {"x": 2}], ' + plain[1:-1] + ', "dup": {"x": "a\\"b"}}')
+    return st.sampled_from(variants)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json_values.flatmap(_texts))
+def test_locate_gives_the_full_scanner_spans_for_every_pointer_it_was_asked(text: str) -> None:
+    full = scan(text)
+    pointers = _pointers(full)
+    for wanted in (pointers, pointers[::3], pointers[-1:]):
+        partial = locate(text, wanted)
+        assert partial is not None
+        for pointer in wanted:
+            for scanned, located in ((full.values, partial.values), (full.keys, partial.keys)):
+                assert located.get(pointer) == scanned.get(pointer), (pointer, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"a": "caf\\u00e9 \\n x", "b": "plain text"}', '{\n  "a": "tab\\there",\n  "b": "B’s “quoted” text"\n}'],
+)
+def test_prepared_regions_equal_regions_from_the_full_scan(text: str) -> None:
+    findings = [
+        Finding("x/y", "m", pointer=pointer, span=span)
+        for pointer in ("/a", "/b", "/c", "")
+        for span in (None, (0, 1), (2, 6), (5, 100), (-3, 2))
+    ] + [Finding("x/y", "m", pointer="/b", on_key=True)]
+    full = load("x.json", text.encode())
+    prepared = load("x.json", text.encode())
+    prepared.prepare(f.pointer for f in findings)
+    assert [prepared.region(f) for f in findings] == [full.region(f) for f in findings]
+    assert prepared._scan is None  # nothing needed the full scan
+
+
+def test_locate_refuses_pointers_deeper_than_it_walks() -> None:
+    text = "[" * 100 + "]" * 100
+    assert locate(text, ["/0" * 70]) is None
