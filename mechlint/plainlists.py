@@ -28,7 +28,16 @@ class Substitution:
     why: str
 
 
-_WORDS = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
+#: A run of the characters a listed word is made of; a listed word or phrase starts at the start of one.
+_RUN = re.compile(r"[\w'’-]+")
+#: The non-ASCII letters that a case-insensitive regex matches with ASCII ones (Python's re documents these four).
+_ASCII_LOOKALIKES = str.maketrans({"\u212a": "k", "\u017f": "s", "\u0130": "i", "\u0131": "i"})
+
+
+def _lead(form: str) -> str:
+    """What the first run of a text must be, in lower case, for ``form`` to match there ("" if it cannot start one)."""
+    run = _RUN.match(form)
+    return run.group().translate(_ASCII_LOOKALIKES).lower() if run else ""
 
 
 def acronym_key(text: str) -> str:
@@ -59,7 +68,8 @@ class PlainLists:
     allow: frozenset[str] = frozenset()
     _forms: dict[str, Substitution] = field(default_factory=dict, compare=False, repr=False)
     _pattern: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
-    _first_words: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    #: The lower-case first runs of the forms; ``None`` when a form does not start with a word character.
+    _leads: frozenset[str] | None = field(default=frozenset(), compare=False, repr=False)
 
     @classmethod
     def build(cls, substitutions: Iterable[Substitution], allow: Iterable[str]) -> PlainLists:
@@ -73,17 +83,44 @@ class PlainLists:
         if alternatives:
             body = "|".join(r"\s+".join(map(re.escape, form.split())) for form in alternatives)
             pattern = re.compile(rf"(?<![\w'’-])(?:{body})(?![\w'’-])", re.IGNORECASE)
-        first_words = frozenset(form.split()[0] for form in forms)
-        return cls(entries, frozenset(acronym_key(item) for item in allow), forms, pattern, first_words)
+        leads: frozenset[str] | None = frozenset(_lead(form) for form in forms)
+        if leads is not None and "" in leads:
+            leads = None
+        return cls(entries, frozenset(acronym_key(item) for item in allow), forms, pattern, leads)
 
     def find(self, text: str) -> Iterator[tuple[int, int, Substitution]]:
-        """``(start, end, substitution)`` for each listed word or phrase in ``text``."""
-        if self._pattern is None or self._first_words.isdisjoint(_WORDS.findall(text.lower())):
+        """``(start, end, substitution)`` for each listed word or phrase in ``text``.
+
+        The same matches as the pattern's ``finditer``, but the pattern (one
+        alternative for each form) is tried only where a run of word
+        characters starts that a form can start with: an ASCII run whose lower
+        case is the first run of a form, or any run with other characters.
+        """
+        if self._pattern is None:
             return
-        for match in self._pattern.finditer(text):
+        if self._leads is None:
+            matches: Iterator[re.Match[str]] = self._pattern.finditer(text)
+        else:
+            matches = _candidates(self._pattern, self._leads, text)
+        for match in matches:
             entry = self._forms.get(" ".join(match.group(0).lower().split()))
             if entry is not None:
                 yield match.start(), match.end(), entry
+
+
+def _candidates(pattern: re.Pattern[str], leads: frozenset[str], text: str) -> Iterator[re.Match[str]]:
+    end = 0
+    for run in _RUN.finditer(text):
+        start = run.start()
+        if start < end:
+            continue
+        token = run.group()
+        if token.isascii() and token.lower() not in leads:
+            continue
+        match = pattern.match(text, start)
+        if match is not None:
+            end = match.end()
+            yield match
 
 
 def _read(path: Path) -> tuple[list[Substitution], list[str], list[str]]:

@@ -14,11 +14,11 @@ a number with its unit (``3000 ms``) are each one word.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from collections.abc import Iterator
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from mechlint.views import as_object, items, members, scenarios, steps
 
@@ -50,6 +50,54 @@ def of(document: Document, *, labels: bool = False) -> tuple[Passage, ...]:
         return everything
     prose: tuple[Passage, ...] = document.memo("prose", lambda: tuple(p for p in everything if p.kind != "label"))
     return prose
+
+
+#: Joins the strings of a file for whole-file regex passes; the patterns used so never match it.
+SEPARATOR = "\x00"
+
+Payload = TypeVar("Payload")
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """The passages of a document as one text, for one regex pass over the whole file.
+
+    A pattern run over ``text`` finds what it finds in each passage, as long
+    as no match crosses a :data:`SEPARATOR` (seen as a non-word character, as
+    the end of a string is) and the pattern has no ``^``, ``$``, ``\\A`` or
+    ``\\Z``. :meth:`split` checks the first condition.
+    """
+
+    text: str
+    starts: tuple[int, ...]
+    passages: tuple[Passage, ...]
+
+    def split(self, matches: Iterable[tuple[int, int, Payload]]) -> list[tuple[int, int, int, Payload]] | None:
+        """``(passage index, start, end, payload)`` of each match, in the passage; ``None`` if one crosses passages."""
+        out = []
+        starts = self.starts
+        for start, end, payload in matches:
+            index = bisect_right(starts, start) - 1
+            offset = starts[index]
+            if end - offset > len(self.passages[index].text):
+                return None
+            out.append((index, start - offset, end - offset, payload))
+        return out
+
+
+def joined(document: Document, *, labels: bool = False) -> Joined:
+    """The passages of :func:`of` as one :class:`Joined` text, computed once per document."""
+
+    def compute() -> Joined:
+        found = of(document, labels=labels)
+        starts, position = [], 0
+        for passage in found:
+            starts.append(position)
+            position += len(passage.text) + 1
+        return Joined(SEPARATOR.join(p.text for p in found), tuple(starts), found)
+
+    result: Joined = document.memo("joined-labels" if labels else "joined", compute)
+    return result
 
 
 def passages(data: Any, *, labels: bool = False) -> Iterator[Passage]:
@@ -103,8 +151,14 @@ TOKEN = re.compile(rf"{_CODE}|{_NUMBER_UNIT}|{_WORD}")
 _span = re.Match.span
 
 
+_CODE_SPAN = re.compile(_CODE)
+
+
 def code_spans(text: str) -> list[tuple[int, int]]:
-    return [match.span() for match in re.finditer(_CODE, text)]
+    """Character ranges of the code spans (`...`) of ``text``."""
+    if "`" not in text:
+        return []
+    return [match.span() for match in _CODE_SPAN.finditer(text)]
 
 
 def words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:

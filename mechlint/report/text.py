@@ -16,6 +16,8 @@ _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 def printable(text: str) -> str:
     """Replace control characters so that a file cannot drive the terminal."""
+    if text.isprintable():
+        return text
     return "".join(char if char.isprintable() or char == "\t" else "\ufffd" for char in text)
 
 

@@ -127,7 +127,12 @@ def _passives(text: str) -> Iterator[tuple[int, int]]:
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    for passage in prose.of(document):
+    whole = prose.joined(document)
+    # one pass over the file's prose finds the strings that have a form of "be" or "get"
+    hits = whole.split((m.start(), m.end(), None) for m in _BE_HINT.finditer(whole.text))
+    hinted = range(len(whole.passages)) if hits is None else sorted({index for index, *_ in hits})
+    for index in hinted:
+        passage = whole.passages[index]
         for start, end in passives(passage.text):
             yield META.finding(
                 passage.pointer,

@@ -9,6 +9,7 @@ says which style dominates (on a tie, the style used first).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -37,6 +38,7 @@ META = RuleMeta(
 STRAIGHT = "'\""
 CURLY = "‘’“”"
 MARKS = STRAIGHT + CURLY
+_MARK = re.compile(f"[{MARKS}]")
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -44,12 +46,12 @@ def marks(text: str) -> tuple[tuple[int, str], ...]:
     """``(offset, style)`` of each apostrophe or quote outside code spans."""
     if not any(char in text for char in MARKS):
         return ()
-    code = code_spans(text)
-    found = []
-    for index, char in enumerate(text):
-        if (char in STRAIGHT or char in CURLY) and not any(low <= index < high for low, high in code):
-            found.append((index, "straight" if char in STRAIGHT else "curly"))
-    return tuple(found)
+    code = code_spans(text) if "`" in text else []
+    return tuple(
+        (match.start(), "straight" if match.group() in STRAIGHT else "curly")
+        for match in _MARK.finditer(text)
+        if not any(low <= match.start() < high for low, high in code)
+    )
 
 
 def dominant(counts: dict[str, int], first: str) -> str:

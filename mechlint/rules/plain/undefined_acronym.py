@@ -76,7 +76,10 @@ def definitions(text: str) -> frozenset[str]:
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    texts = prose.of(document)
+    whole = prose.joined(document)
+    # one pass over the file's prose finds the strings that may have an acronym
+    hits = whole.split((m.start(), m.end(), None) for m in ACRONYM_HINT.finditer(whole.text))
+    texts = whole.passages if hits is None else [whole.passages[i] for i in sorted({i for i, *_ in hits})]
     allowed = context.lists.allow | {acronym_key(item) for item in context.options["allow"]}
     defined: set[str] = set()
     for passage in texts:

@@ -40,14 +40,21 @@ META = RuleMeta(
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     lists = context.lists
-    for passage in prose.of(document):
-        code = code_spans(passage.text)
-        for start, end, entry in lists.find(passage.text):
-            if any(low <= start < high for low, high in code):
-                continue
-            reason = f" ({entry.why})" if entry.why else ""
-            yield META.finding(
-                passage.pointer,
-                f"{quote(passage.text[start:end])}: use {quote(entry.use)} instead{reason}",
-                span=(start, end),
-            )
+    whole = prose.joined(document)
+    hits = whole.split(lists.find(whole.text))  # one pass over the file's prose
+    if hits is None:  # a listed phrase spans two strings: look at each string alone
+        hits = [
+            (index, start, end, entry)
+            for index, passage in enumerate(whole.passages)
+            for start, end, entry in lists.find(passage.text)
+        ]
+    for index, start, end, entry in hits:
+        passage = whole.passages[index]
+        if "`" in passage.text and any(low <= start < high for low, high in code_spans(passage.text)):
+            continue
+        reason = f" ({entry.why})" if entry.why else ""
+        yield META.finding(
+            passage.pointer,
+            f"{quote(passage.text[start:end])}: use {quote(entry.use)} instead{reason}",
+            span=(start, end),
+        )

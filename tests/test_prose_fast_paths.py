@@ -1,0 +1,172 @@
+"""The fast paths of the prose rules give exactly what the plain way gives.
+
+Each fast path (one regex pass over a whole file, candidate positions before
+a big pattern, set operations before an exact pass, a sentence splitter that
+skips its loop) is checked against the straightforward computation it
+replaces, on generated text full of the characters that make prose hard.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from mechlint import prose
+from mechlint.document import load
+from mechlint.plainlists import PlainLists, Substitution, shipped
+from mechlint.rules import RuleContext
+from mechlint.rules.plain import passive_voice, term_consistency, undefined_acronym, word_choice
+
+from .conftest import SEED
+
+PIECES = (
+    "KV", "K/V", "kv", "cache key", "cache-key", "Cache Key", "the", "is", "was", "are", "been", "got",
+    "stored", "kept", "written", "not", "always", "by", "prior to", "Prior To", "utilize", "UTILIZES",
+    "in order to", "e.g.", "i.e.", "etc.", "TTFT", "time to first token (TTFT)", "GPU", "A/B", "B's", "B’s",
+    "`code span`", "`", "3000 ms", "1.5", "v2.0", "P=4", "p1–p4", "…", "...", ".", "!", "?", ",", "(", ")",
+    "“", "”", "'", '"', "\n", "\t", "  ", "İ", "ı", "ſ", "\u212a", "ß", "Σ", "é", "x", "Re-use", "re-use",
+    "a", "leverage", "leveraging", "whilst", "due to", "\x00", "so-called", "SO-CALLED", "UTİLİZE", "über", "Über",
+    "ſo-called", "(sic)", "K", "V", "k v", "kvcache", "KV-cache", "prior-to", "Use `a. B` now",
+)  # fmt: skip
+texts = st.lists(st.sampled_from(PIECES), max_size=30).map(" ".join) | st.text(
+    alphabet=st.sampled_from("aAbBkKsS .-'’`İıſ\u212a\n(TV/"), max_size=40
+)
+
+
+def _grouped_words(text: str) -> tuple[tuple[str, ...], ...]:
+    """Each sentence's words, as the words that start inside its range: the plain definition."""
+    every = prose.words(text)
+    starts = [start for start, _ in every]
+    return tuple(
+        tuple(text[a:b] for a, b in every[bisect_left(starts, low) : bisect_left(starts, high)])
+        for low, high in prose.sentences(text)
+    )
+
+
+def _plain_sentences(text: str) -> list[tuple[int, int]]:
+    out, start = [], 0
+    for line in text.split("\n"):
+        out += [(start + a, start + b) for a, b in prose._line_sentences(line)]
+        start += len(line) + 1
+    return out
+
+
+@pytest.mark.parametrize("text", ["Use `a. B` now.", "A `b\nc` d. E `f`. G", "One. Two! Three?", "Plain words"])
+def test_analysis_of_examples(text: str) -> None:
+    test_analysis_words_and_sentences_equal_the_plain_computation.hypothesis.inner_test(text)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts)
+def test_analysis_words_and_sentences_equal_the_plain_computation(text: str) -> None:
+    assert prose.sentences(text) == _plain_sentences(text)
+    assert prose.analyze.__wrapped__(text).tokens == _grouped_words(text)
+
+
+def _plain_find(lists: PlainLists, text: str) -> list[tuple[int, int, Substitution]]:
+    assert lists._pattern is not None
+    found = []
+    for match in lists._pattern.finditer(text):
+        entry = lists._forms.get(" ".join(match.group(0).lower().split()))
+        if entry is not None:
+            found.append((match.start(), match.end(), entry))
+    return found
+
+
+ODD_LISTS = (
+    shipped(),
+    PlainLists.build([Substitution("e.g.", "for example", ""), Substitution("ſo-called", "so", "")], []),
+    PlainLists.build([Substitution("(sic)", "", ""), Substitution("über", "over", "")], []),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts, st.sampled_from(ODD_LISTS))
+def test_word_list_matches_equal_a_plain_scan_with_the_whole_pattern(text: str, lists: PlainLists) -> None:
+    assert list(lists.find(text)) == _plain_find(lists, text)
+
+
+# --- whole rules: the fast way and the plain way on generated documents -------
+
+
+def _document(strings: list[str]) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(SEED.read_text(encoding="utf-8"))
+    fields = ["title", "description", "caption", "alt"]
+    for name, text in zip(fields, strings, strict=False):
+        data[name] = text
+    steps = data["scenarios"][0]["steps"]
+    for step, text in zip(steps, strings[len(fields) :], strict=False):
+        step["description"] = text
+    data["limitations"] = strings[len(fields) + len(steps) :] or data["limitations"]
+    return data
+
+
+def _findings(rule: Any, data: dict[str, Any]) -> list[tuple[str, str, object]]:
+    document = load("x.json", json.dumps(data).encode())
+    context = RuleContext(options={"allow": []}, word_lists=shipped())
+    return [(f.pointer, f.message, f.span) for f in rule.check(document, context)]
+
+
+class _NeverJoined(prose.Joined):
+    """A joined text that always says a match crossed strings, so rules look at each string alone."""
+
+    def split(self, matches: Any) -> None:  # type: ignore[override]
+        return None
+
+
+def _plainly(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = prose.joined
+
+    def joined(document: Any, *, labels: bool = False) -> prose.Joined:
+        whole = real(document, labels=labels)
+        return _NeverJoined(whole.text, whole.starts, whole.passages)
+
+    monkeypatch.setattr(prose, "joined", joined)
+
+
+def _every_key(texts: list[str]) -> set[str]:
+    return {key for text in texts for key, *_ in term_consistency.term_uses(text)}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(texts, min_size=1, max_size=12))
+@example(["The k v cache fills.", "The kvcache is full."])
+@example(["The KV cache fills.", "A K V cache is full."])
+@example(["Cache key first.", "The cache-key matches.", "Is stored by A. The GPU (graphics processing unit) waits."])
+def test_prose_rules_find_the_same_with_their_fast_paths_and_without(strings: list[str]) -> None:
+    data = _document(strings)
+    rules = (word_choice, passive_voice, undefined_acronym, term_consistency)
+    fast = [_findings(rule, data) for rule in rules]
+    with pytest.MonkeyPatch.context() as patch:
+        _plainly(patch)
+        patch.setattr(term_consistency, "suspects", _every_key)
+        patch.setattr(term_consistency, "_may_use", lambda text, wanted: True)
+        plain = [_findings(rule, data) for rule in rules]
+    assert fast == plain
+
+
+def test_a_listed_phrase_across_two_strings_falls_back_to_each_string_alone() -> None:
+    lists = PlainLists.build([Substitution("in\x00order", "x", "")], [])
+    data = _document(["Wait in", "order now"])
+    document = load("x.json", json.dumps(data).encode())
+    whole = prose.joined(document)
+    assert whole.split(lists.find(whole.text)) is None
+    context = RuleContext(options={}, word_lists=lists)
+    assert list(word_choice.check(document, context)) == []
+
+
+def test_joined_text_maps_matches_back_to_their_strings() -> None:
+    document = load("x.json", json.dumps(_document(["Alpha beta.", "Gamma"])).encode())
+    whole = prose.joined(document)
+    hits = whole.split((m.start(), m.end(), m.group()) for m in re.finditer(r"[A-Z]\w+", whole.text))
+    assert hits is not None
+    assert [(whole.passages[i].pointer, whole.passages[i].text[a:b]) for i, a, b, _ in hits][:2] == [
+        ("/title", "Alpha"),
+        ("/description", "Gamma"),
+    ]
