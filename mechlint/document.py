@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import json
 from bisect import bisect_right
+from itertools import accumulate
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,12 +68,8 @@ class Document:
 
     def _line_starts(self) -> list[int]:
         def compute() -> list[int]:
-            starts = [0]
-            position = self.text.find("\n")
-            while position >= 0:
-                starts.append(position + 1)
-                position = self.text.find("\n", position + 1)
-            return starts
+            # 0, then each line's length plus its "\n" added up (one entry past the end, never reached)
+            return list(accumulate(map((1).__add__, map(len, self.lines)), initial=0))
 
         return self.memo("line-starts", compute)  # type: ignore[no-any-return]
 
