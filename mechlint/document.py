@@ -10,9 +10,9 @@ from __future__ import annotations
 import codecs
 import json
 from bisect import bisect_right
-from itertools import accumulate
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
+from itertools import pairwise
 from pathlib import Path
 
 from mechlint.datafile import check_schema, read_toml
@@ -34,10 +35,19 @@ _RUN = re.compile(r"[\w'’-]+")
 _ASCII_LOOKALIKES = str.maketrans({"\u212a": "k", "\u017f": "s", "\u0130": "i", "\u0131": "i"})
 
 
-def _lead(form: str) -> str:
-    """What the first run of a text must be, in lower case, for ``form`` to match there ("" if it cannot start one)."""
-    run = _RUN.match(form)
-    return run.group().translate(_ASCII_LOOKALIKES).lower() if run else ""
+def _fold(text: str) -> str:
+    return text.translate(_ASCII_LOOKALIKES).lower()
+
+
+def _lead(form: str) -> str | tuple[str, str] | None:
+    """What a text's runs must be, folded, where ``form`` matches: its first run, or its first two.
+
+    ``None`` if the form does not start with a run (it could then start anywhere).
+    """
+    if not _RUN.match(form):
+        return None
+    runs = _RUN.findall(_fold(form))
+    return runs[0] if len(runs) == 1 else (runs[0], runs[1])
 
 
 def acronym_key(text: str) -> str:
@@ -68,8 +78,9 @@ class PlainLists:
     allow: frozenset[str] = frozenset()
     _forms: dict[str, Substitution] = field(default_factory=dict, compare=False, repr=False)
     _pattern: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
-    #: The lower-case first runs of the forms; ``None`` when a form does not start with a word character.
-    _leads: frozenset[str] | None = field(default=frozenset(), compare=False, repr=False)
+    #: What the folded runs of a text must hold where a form matches (see :func:`_lead`);
+    #: ``None`` when a form does not start with a word character.
+    _leads: frozenset[str | tuple[str, str]] | None = field(default=frozenset(), compare=False, repr=False)
 
     @classmethod
     def build(cls, substitutions: Iterable[Substitution], allow: Iterable[str]) -> PlainLists:
@@ -83,9 +94,8 @@ class PlainLists:
         if alternatives:
             body = "|".join(r"\s+".join(map(re.escape, form.split())) for form in alternatives)
             pattern = re.compile(rf"(?<![\w'’-])(?:{body})(?![\w'’-])", re.IGNORECASE)
-        leads: frozenset[str] | None = frozenset(_lead(form) for form in forms)
-        if leads is not None and "" in leads:
-            leads = None
+        found = [_lead(form) for form in forms]
+        leads = None if None in found else frozenset(lead for lead in found if lead is not None)
         return cls(entries, frozenset(acronym_key(item) for item in allow), forms, pattern, leads)
 
     def find(self, text: str) -> Iterator[tuple[int, int, Substitution]]:
@@ -108,19 +118,44 @@ class PlainLists:
                 yield match.start(), match.end(), entry
 
 
-def _candidates(pattern: re.Pattern[str], leads: frozenset[str], text: str) -> Iterator[re.Match[str]]:
+def _candidates(
+    pattern: re.Pattern[str], leads: frozenset[str | tuple[str, str]], text: str
+) -> Iterator[re.Match[str]]:
+    """The pattern's ``finditer``, tried only where the text's runs are what some form starts with.
+
+    The runs are compared folded (lower case, and the four non-ASCII letters
+    that ``IGNORECASE`` takes for ASCII ones made ASCII); at the start of any
+    run with other non-ASCII characters the pattern is always tried.
+    """
+    folded = _fold(text)
+    if len(folded) == len(text):  # positions in ``folded`` are positions in ``text``
+        runs = _RUN.findall(folded)
+        present = leads.intersection(runs) | leads.intersection(pairwise(runs))
+        firsts = frozenset(lead if isinstance(lead, str) else lead[0] for lead in present)
+        starts = [m.start() for m in _lead_pattern(firsts).finditer(folded)] if firsts else []
+        if not text.isascii():
+            starts = sorted({*starts, *(m.start() for m in _NON_ASCII_RUN.finditer(text))})
+    else:
+        starts = [run.start() for run in _RUN.finditer(text)]
     end = 0
-    for run in _RUN.finditer(text):
-        start = run.start()
+    for start in starts:
         if start < end:
-            continue
-        token = run.group()
-        if token.isascii() and token.lower() not in leads:
             continue
         match = pattern.match(text, start)
         if match is not None:
             end = match.end()
             yield match
+
+
+#: A run with a character outside ASCII: the case-insensitive pattern is always tried there.
+_NON_ASCII_RUN = re.compile(r"(?<![\w'’-])(?=[\w'’-]*?[^\x00-\x7f])[\w'’-]+")
+
+
+@lru_cache(maxsize=256)
+def _lead_pattern(present: frozenset[str]) -> re.Pattern[str]:
+    """Where one of these lower-case runs stands whole in a lower-case text."""
+    body = "|".join(map(re.escape, sorted(present, key=len, reverse=True)))
+    return re.compile(rf"(?<![\w'’-])(?:{body})(?![\w'’-])")
 
 
 def _read(path: Path) -> tuple[list[Substitution], list[str], list[str]]:

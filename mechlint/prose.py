@@ -84,6 +84,32 @@ class Joined:
             out.append((index, start - offset, end - offset, payload))
         return out
 
+    def having(self, pattern: re.Pattern[str], *, lower: bool = False) -> list[int] | None:
+        """The indices of the passages in which ``pattern`` finds a match; ``None`` if a match crosses passages.
+
+        One search per passage that has a match: after a hit, the search goes
+        on at the start of the next passage. With ``lower``, the pattern is
+        searched in the lower-case text (a case-sensitive pattern is much
+        faster than an ``IGNORECASE`` one); ``None`` if lower case changes the
+        length of the text.
+        """
+        found: list[int] = []
+        starts, passages, text = self.starts, self.passages, self.text
+        if lower:
+            text = text.lower()
+            if len(text) != len(self.text):
+                return None
+        position = 0
+        while (match := pattern.search(text, position)) is not None:
+            index = bisect_right(starts, match.start()) - 1
+            if match.end() - starts[index] > len(passages[index].text):
+                return None
+            found.append(index)
+            if index + 1 == len(starts):
+                break
+            position = starts[index + 1]
+        return found
+
 
 def joined(document: Document, *, labels: bool = False) -> Joined:
     """The passages of :func:`of` as one :class:`Joined` text, computed once per document."""

@@ -75,6 +75,9 @@ CONTINUERS = word_set(
 _BE_HINT = re.compile(
     r"\b(?:am|is|are|was|were|be|been|being|gets?|got|gotten|getting|isn|aren|wasn|weren)\b", re.IGNORECASE
 )
+#: The same hint for lower-case text, case-sensitive and factored: it finds every string that
+#: :func:`passives` can find something in (its words are ASCII), several times faster.
+_BE_HINT_LOWER = re.compile(r"\b(?:a(?:m|ren?)|isn?|w(?:as|ere)n?|be(?:en|ing)?|g(?:ets?|ot(?:ten)?|etting))\b")
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 
 
@@ -129,9 +132,8 @@ def _passives(text: str) -> Iterator[tuple[int, int]]:
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     whole = prose.joined(document)
     # one pass over the file's prose finds the strings that have a form of "be" or "get"
-    hits = whole.split((m.start(), m.end(), None) for m in _BE_HINT.finditer(whole.text))
-    hinted = range(len(whole.passages)) if hits is None else sorted({index for index, *_ in hits})
-    for index in hinted:
+    hinted = whole.having(_BE_HINT_LOWER, lower=True)
+    for index in range(len(whole.passages)) if hinted is None else hinted:
         passage = whole.passages[index]
         for start, end in passives(passage.text):
             yield META.finding(

@@ -120,9 +120,8 @@ _surface_cached = lru_cache(maxsize=CACHE_SIZE * 4)(surface)
 
 def _phrases(keys: list[str]) -> tuple[set[str], set[str]]:
     """The keys of every run of two and of three consecutive tokens."""
-    pairs = set(map(add, keys, keys[1:]))
-    triples = set(map(add, map(add, keys, keys[1:]), keys[2:]))
-    return pairs, triples
+    joined = list(map(add, keys, keys[1:]))
+    return set(joined), set(map(add, joined, keys[2:]))
 
 
 def suspects(texts: list[str]) -> set[str]:
@@ -135,20 +134,18 @@ def suspects(texts: list[str]) -> set[str]:
     """
     tokens = prose.TOKEN.findall(_SEPARATOR.join(texts))
     keys = list(map(_fold_cached, tokens))
-    content = list(map(_BLANKED.get, keys, keys))
-    pairs, triples = _phrases(content)
-    pairs = {key for key in pairs if _BLANK not in key}
-    triples = {key for key in triples if _BLANK not in key}
-    written = {pair for pair in set(zip(keys, tokens, strict=True)) if len(pair[0]) >= 2}
-    singles = {key for key, _ in written}
-    found: set[str] = set()
-    forms = {(key, _surface_cached(token)) for key, token in written}
-    if len(forms) != len(singles):  # some key is written in two ways; find which
+    pairs, triples = _phrases(list(map(_BLANKED.get, keys, keys)))
+    singles = {key for key in set(keys) if len(key) >= 2}
+    # a phrase with a function word in it (its key holds _BLANK) is no key: dropped after the intersections
+    found = {key for key in (singles & pairs) | (singles & triples) | (pairs & triples) if _BLANK not in key}
+    distinct = set(tokens)
+    forms = set(zip(map(_fold_cached, distinct), map(_surface_cached, distinct), strict=True))
+    if len(forms) != len({key for key, _ in forms}):  # some key is written in two ways; find which
         seen: dict[str, str] = {}
         for key, form in forms:
-            if seen.setdefault(key, form) != form:
+            if seen.setdefault(key, form) != form and key in singles:
                 found.add(key)
-    return found | (singles & pairs) | (singles & triples) | (pairs & triples)
+    return found
 
 
 def _may_use(text: str, wanted: set[str]) -> bool:

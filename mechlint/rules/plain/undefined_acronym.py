@@ -78,8 +78,8 @@ def definitions(text: str) -> frozenset[str]:
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     whole = prose.joined(document)
     # one pass over the file's prose finds the strings that may have an acronym
-    hits = whole.split((m.start(), m.end(), None) for m in ACRONYM_HINT.finditer(whole.text))
-    texts = whole.passages if hits is None else [whole.passages[i] for i in sorted({i for i, *_ in hits})]
+    hinted = whole.having(ACRONYM_HINT)
+    texts = whole.passages if hinted is None else [whole.passages[index] for index in hinted]
     allowed = context.lists.allow | {acronym_key(item) for item in context.options["allow"]}
     defined: set[str] = set()
     for passage in texts:
