@@ -231,6 +231,8 @@ def string_offsets(text: str, start: int, end: int) -> list[int]:
     return offsets
 
 
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
+
 #: Pointers deeper than this are placed by the full scanner (the targeted walk recurses once a level).
 LOCATE_DEPTH = 64
 
@@ -287,8 +289,8 @@ def _walk(
     cursor = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
     while text[cursor] != closing:
         if is_object:
-            key_end = _read_string(text, cursor)
-            child = pointer_join(pointer, json.loads(text[cursor:key_end]))
+            key, key_end = _scanstring(text, cursor + 1, True)
+            child = pointer_join(pointer, key)
             if child in wanted:
                 result.keys[child] = (cursor, key_end)
             cursor = _WS.match(text, _WS.match(text, key_end).end() + 1).end()  # type: ignore[union-attr]

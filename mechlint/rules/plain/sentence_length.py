@@ -52,9 +52,13 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    step_limit: int = context.options["step-words"]
+    text_limit: int = context.options["text-words"]
     for passage in prose.of(document):
-        limit: int = context.options["step-words" if passage.kind == "step" else "text-words"]
+        limit = step_limit if passage.kind == "step" else text_limit
         analysis = analyze(passage.text)
+        if max(map(len, analysis.tokens), default=0) <= limit:
+            continue
         for (start, end), sentence_words in zip(analysis.sentences, analysis.tokens, strict=True):
             count = len(sentence_words)
             if count > limit:

@@ -18,6 +18,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from operator import add
 
 from mechlint import prose
@@ -112,8 +113,6 @@ def term_uses(text: str) -> tuple[tuple[str, str, int, tuple[int, int]], ...]:
 #: Stands for a function word in the phrase keys of :func:`suspects`: no phrase is made across it.
 _BLANK = "\x00"
 _BLANKED = dict.fromkeys(FUNCTION_WORDS, _BLANK)
-#: Joins the strings of a file into one text; a line break ends every token and the function word every phrase.
-_SEPARATOR = "\nthe\n"
 _fold_cached = lru_cache(maxsize=CACHE_SIZE * 4)(fold)
 _surface_cached = lru_cache(maxsize=CACHE_SIZE * 4)(surface)
 
@@ -132,7 +131,11 @@ def suspects(texts: list[str]) -> set[str]:
     set operations instead of a loop over words: every key that
     :func:`term_uses` could report as a variant is in the result.
     """
-    tokens = prose.TOKEN.findall(_SEPARATOR.join(texts))
+    tokens: list[str] = []
+    for text in texts:  # the words of each string as the prose rules split them (once); a function word between
+        for sentence in analyze(text).tokens:
+            tokens += sentence
+        tokens.append("the")
     keys = list(map(_fold_cached, tokens))
     pairs, triples = _phrases(list(map(_BLANKED.get, keys, keys)))
     singles = {key for key in set(keys) if len(key) >= 2}
@@ -150,7 +153,7 @@ def suspects(texts: list[str]) -> set[str]:
 
 def _may_use(text: str, wanted: set[str]) -> bool:
     """Whether ``text`` may use a key of ``wanted``: a cheap test before :func:`term_uses`."""
-    keys = list(map(_fold_cached, prose.TOKEN.findall(text)))
+    keys = list(map(_fold_cached, chain.from_iterable(analyze(text).tokens)))
     if not wanted.isdisjoint(keys):
         return True
     pairs, triples = _phrases(keys)

@@ -44,7 +44,7 @@ _MARK = re.compile(f"[{MARKS}]")
 @lru_cache(maxsize=CACHE_SIZE)
 def marks(text: str) -> tuple[tuple[int, str], ...]:
     """``(offset, style)`` of each apostrophe or quote outside code spans."""
-    if not any(char in text for char in MARKS):
+    if _MARK.search(text) is None:
         return ()
     code = code_spans(text) if "`" in text else []
     return tuple(
