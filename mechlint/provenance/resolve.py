@@ -126,11 +126,25 @@ def _refs_key(toplevel: Path | None) -> str:
     return hashlib.sha256(refs + b"\0" + head + b"\0" + shallow).hexdigest()
 
 
-def git_toplevel(start: Path) -> Path | None:
+def git_toplevel(start: Path, known: dict[Path, Path | None] | None = None) -> Path | None:
+    """The nearest folder at or above ``start`` that holds ``.git``.
+
+    ``known`` remembers the answer for every folder looked at, so that the
+    mechanism files of one run, folder after folder, cost a lookup each.
+    """
+    looked: list[Path] = []
+    found: Path | None = None
     for folder in (start, *start.parents):
+        if known is not None and folder in known:
+            found = known[folder]
+            break
+        looked.append(folder)
         if (folder / ".git").exists():
-            return folder
-    return None
+            found = folder
+            break
+    if known is not None:
+        known.update(dict.fromkeys(looked, found))
+    return found
 
 
 class Provenance:
@@ -143,12 +157,13 @@ class Provenance:
         self.fallback = fallback.resolve() if fallback else None
         self.repositories: dict[Path, Repository] = {}
         self.by_folder: dict[Path, Repository] = {}
+        self.toplevels: dict[Path, Path | None] = {}
         self.frozen = frozen_regex(frozen) if frozen else None
 
     def repository(self, location: Path) -> Repository:
         folder = location.parent
         if folder not in self.by_folder:
-            toplevel = git_toplevel(folder)
+            toplevel = git_toplevel(folder, self.toplevels)
             base = self.source_root or toplevel or self.fallback or folder
             if base not in self.repositories:
                 top = git_toplevel(base) if self.source_root else toplevel
