@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from mechlint.discovery import Candidate, UsageError
-from mechlint.provenance.git import Git, GitError
+from mechlint.provenance.errors import GitError
+from mechlint.provenance.git import Git
 from mechlint.provenance.resolve import git_toplevel
 
 

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mechlint.adoption import (
     UNUSED_SUPPRESSION,
@@ -27,10 +28,12 @@ from mechlint.document import Document, load
 from mechlint.model import FileReport, Finding, LocatedTrace, Notification, Region, Report, Result
 from mechlint.parallel import default_jobs, run_all
 from mechlint.report.fingerprint import line_fingerprints
-from mechlint.resultcache import ResultCache, decode, encode, fingerprint
 from mechlint.rules.schema.unsupported_version import unsupported
 from mechlint.run import Run
 from mechlint.views import as_object, items
+
+if TYPE_CHECKING:  # the result cache (and SQLite) is imported only by runs that use it
+    from mechlint.resultcache import ResultCache
 
 INTERNAL_ERROR = "mechlint/internal-error"
 UNREADABLE_FILE = "mechlint/unreadable-file"
@@ -93,6 +96,8 @@ def lint(
     results_cache = None
     if cache is not None:
         sources_key = run.provenance().cache_key
+        from mechlint.resultcache import ResultCache
+
         results_cache = ResultCache(cache, config_fingerprint(config, enabled, run), sources_key)
 
     def work(candidate: Candidate) -> tuple[FileReport, list[Notification]]:
@@ -231,6 +236,8 @@ def lint_file(
     key = cache.key(raw, cache.sources_key(document.location, source_paths(document.data))) if cache else None
     cached = cache.get(key) if cache is not None and key is not None else None
     if cached is not None:
+        from mechlint.resultcache import decode
+
         results = decode(cached, shown)
     else:
         crashed = len(notifications)
@@ -240,6 +247,8 @@ def lint_file(
         placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
         results = tuple(replace(r, value_hash=value_hash(document.data, r.pointer, r.message)) for r in placed)
         if cache is not None and key is not None and len(notifications) == crashed:
+            from mechlint.resultcache import encode
+
             cache.put(key, encode(results))
     if not results:
         return FileReport(shown, uri, ())
@@ -278,6 +287,8 @@ def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], run: Run)
     lists = enabled[0].context.lists if enabled else None
     words = sorted(repr(s) for s in lists.substitutions) if lists else []
     allow = sorted(lists.allow) if lists else []
+    from mechlint.resultcache import fingerprint
+
     return fingerprint(
         [__version__, source, rules, words, allow, str(run.root), str(run.source_root), run.frozen_pattern]
     )

@@ -50,10 +50,13 @@ def _lead(form: str) -> str | tuple[str, str] | None:
     return runs[0] if len(runs) == 1 else (runs[0], runs[1])
 
 
+_NO_JOINERS = str.maketrans("", "", "/-")
+
+
 def acronym_key(text: str) -> str:
     """``K/V``, ``KV`` and ``KVs`` are one acronym."""
     text = text[:-1] if len(text) > 2 and text.endswith("s") else text
-    return re.sub(r"[/\-]", "", text).upper()
+    return text.translate(_NO_JOINERS).upper()
 
 
 def inflections(word: str) -> list[str]:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from mechlint.provenance.errors import GitError
+
 _HEX = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _SAFE_CONFIG = (
     "-c", "core.fsmonitor=false",
@@ -33,10 +35,6 @@ _SAFE_CONFIG = (
     "-c", "protocol.allow=never",
     "-c", "core.pager=cat",
 )  # fmt: skip
-
-
-class GitError(Exception):
-    """git could not answer; the message says why in a person's words."""
 
 
 def clean_environment() -> dict[str, str]:

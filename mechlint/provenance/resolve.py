@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mechlint.provenance.cache import BlobCache
-from mechlint.provenance.git import GitError, History, Revision, open_history
-from mechlint.provenance.index import BlobIndex
+from mechlint.provenance.errors import GitError
 from mechlint.provenance.paths import FileState, hash_source, lfs_oid, line_ending_variants, path_problem
 from mechlint.views import as_object, items, quote
+
+if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when history is first needed
+    from mechlint.provenance.git import History, Revision
+    from mechlint.provenance.index import BlobIndex
 
 DIGEST = re.compile(r"[0-9a-f]{64}")
 DEFAULT_FROZEN = "research/*/before/**"
@@ -74,6 +76,8 @@ class Repository:
             if self.toplevel is None:
                 self.reason = "the folder is not in a git repository"
             else:
+                from mechlint.provenance.git import open_history
+
                 try:
                     self._history = open_history(self.toplevel)
                 except GitError as error:
@@ -83,6 +87,9 @@ class Repository:
     def index(self) -> BlobIndex | None:
         history = self.history()
         if history is not None and self._index is None:
+            from mechlint.provenance.cache import BlobCache
+            from mechlint.provenance.index import BlobIndex
+
             self._index = BlobIndex(history, BlobCache(history.common_dir))
         return self._index
 

@@ -78,7 +78,9 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
         durations = [step.get("duration") for _, step, _ in items]
         if not items or not all(type(d) is int and d > 0 for d in durations):
             continue
-        if limit * min(durations) >= window:  # changes are a step apart: limit + 1 of them span the window
+        if (
+            limit * min(d for d in durations if isinstance(d, int)) >= window
+        ):  # changes are a step apart: limit + 1 of them span the window
             continue
         for key, found in sorted(_changes(items).items()):
             for first in range(len(found) - limit):
