@@ -269,6 +269,12 @@ def locate(text: str, pointers: Iterable[str]) -> ScanResult | None:
     return result
 
 
+#: A member name and the colon after it, with the white space around; group 1 is the name as written.
+_MEMBER = re.compile(r'"((?:[^"\\]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*', re.DOTALL)
+#: What follows a value inside a container: white space, then ``,`` (and white space) or the closing bracket.
+_AFTER = re.compile(r"[ \t\n\r]*(?:,[ \t\n\r]*|(?=[}\]]))")
+
+
 def _walk(
     text: str,
     pos: int,
@@ -289,17 +295,18 @@ def _walk(
     cursor = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
     while text[cursor] != closing:
         if is_object:
-            key, key_end = _scanstring(text, cursor + 1, True)
-            child = pointer_join(pointer, key)
+            member = _MEMBER.match(text, cursor)
+            if member is None:  # not JSON after all: the caller scans the whole text
+                raise ValueError("no member name")
+            name = member.group(1)
+            child = pointer_join(pointer, _scanstring(text, cursor + 1, True)[0] if "\\" in name else name)
             if child in wanted:
-                result.keys[child] = (cursor, key_end)
-            cursor = _WS.match(text, _WS.match(text, key_end).end() + 1).end()  # type: ignore[union-attr]
+                result.keys[child] = (cursor, member.end(1) + 1)
+            cursor = member.end()
         else:
             child = f"{pointer}/{index}"
             index += 1
         cursor = _walk(text, cursor, child, wanted, result, skip) if child in wanted else skip(text, cursor)[1]
-        cursor = _WS.match(text, cursor).end()  # type: ignore[union-attr]
-        if text[cursor] == ",":
-            cursor = _WS.match(text, cursor + 1).end()  # type: ignore[union-attr]
+        cursor = _AFTER.match(text, cursor).end()  # type: ignore[union-attr]
     result.values[pointer] = (pos, cursor + 1)
     return cursor + 1
