@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from mechlint.views import as_object, items, members, scenarios, steps
+from mechlint.jsonscan import escape_token
+from mechlint.views import as_object, members, scenarios
 
 if TYPE_CHECKING:
     from mechlint.document import Document
@@ -132,30 +133,40 @@ def passages(data: Any, *, labels: bool = False) -> Iterator[Passage]:
     for name in _TOP_FIELDS:
         if isinstance(root.get(name), str):
             yield Passage(f"/{name}", root[name], "text")
-    for _, value, pointer in items(root.get("limitations"), "/limitations"):
-        if isinstance(value, str):
-            yield Passage(pointer, value, "text")
+    limitations = root.get("limitations")
+    if isinstance(limitations, list):
+        for index, value in enumerate(limitations):
+            if isinstance(value, str):
+                yield Passage(f"/limitations/{index}", value, "text")
     if labels:
         for _, target, pointer in members(root.get("targets"), "/targets"):
             if isinstance(target, dict) and isinstance(target.get("label"), str):
                 yield Passage(pointer + "/label", target["label"], "label")
-        for _, value, pointer in members(root.get("stateLabels"), "/stateLabels"):
-            if isinstance(value, str):
-                yield Passage(pointer, value, "label")
+        yield from _strings(root.get("stateLabels"), "/stateLabels", "label")
     for _, scenario, pointer in scenarios(data):
         for name in ("title", "description"):
             if isinstance(scenario.get(name), str):
                 yield Passage(f"{pointer}/{name}", scenario[name], "text")
-        for _, value, state_pointer in members(scenario.get("initial"), pointer + "/initial"):
-            if isinstance(value, str):
-                yield Passage(state_pointer, value, "text")
-        for _, step, step_pointer in steps(scenario, pointer):
+        yield from _strings(scenario.get("initial"), pointer + "/initial", "text")
+        scenario_steps = scenario.get("steps")
+        if not isinstance(scenario_steps, list):
+            continue
+        for index, step in enumerate(scenario_steps):
+            if not isinstance(step, dict):
+                continue
+            step_pointer = f"{pointer}/steps/{index}"
             for name in ("title", "description"):
                 if isinstance(step.get(name), str):
                     yield Passage(f"{step_pointer}/{name}", step[name], "step")
-            for _, value, state_pointer in members(step.get("state"), step_pointer + "/state"):
-                if isinstance(value, str):
-                    yield Passage(state_pointer, value, "step")
+            yield from _strings(step.get("state"), step_pointer + "/state", "step")
+
+
+def _strings(value: Any, pointer: str, kind: Kind) -> Iterator[Passage]:
+    """The string members of an object, as passages."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, str):
+                yield Passage(f"{pointer}/{escape_token(key)}", item, kind)
 
 
 # --- words -----------------------------------------------------------------

@@ -113,6 +113,7 @@ def term_uses(text: str) -> tuple[tuple[str, str, int, tuple[int, int]], ...]:
 #: Stands for a function word in the phrase keys of :func:`suspects`: no phrase is made across it.
 _BLANK = "\x00"
 _BLANKED = dict.fromkeys(FUNCTION_WORDS, _BLANK)
+_BETWEEN = ("the",)
 _fold_cached = lru_cache(maxsize=CACHE_SIZE * 4)(fold)
 _surface_cached = lru_cache(maxsize=CACHE_SIZE * 4)(surface)
 
@@ -131,11 +132,8 @@ def suspects(texts: list[str]) -> set[str]:
     set operations instead of a loop over words: every key that
     :func:`term_uses` could report as a variant is in the result.
     """
-    tokens: list[str] = []
-    for text in texts:  # the words of each string as the prose rules split them (once); a function word between
-        for sentence in analyze(text).tokens:
-            tokens += sentence
-        tokens.append("the")
+    # the words of each string as the prose rules split them (once), with a function word between strings
+    tokens = list(chain.from_iterable(chain.from_iterable((*analyze(text).tokens, _BETWEEN) for text in texts)))
     keys = list(map(_fold_cached, tokens))
     pairs, triples = _phrases(list(map(_BLANKED.get, keys, keys)))
     singles = {key for key in set(keys) if len(key) >= 2}
