@@ -81,6 +81,9 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     hinted = whole.having(ACRONYM_HINT)
     texts = whole.passages if hinted is None else [whole.passages[index] for index in hinted]
     allowed = context.lists.allow | {acronym_key(item) for item in context.options["allow"]}
+    used = {acronym_key(word) for passage in texts for _, _, word in acronyms(passage.text)}
+    if used <= allowed:  # every acronym is on the allow list: no need to look for definitions
+        return
     defined: set[str] = set()
     for passage in texts:
         defined |= definitions(passage.text)
