@@ -95,6 +95,8 @@ def quote(value: Any, limit: int = 60) -> str:
     """A user's value, safe to put in a message: escaped, quoted and shortened."""
     if isinstance(value, str):
         text = value if len(value) <= limit else value[: limit - 1] + "…"
+        if text.isprintable():
+            return f'"{text}"'
         escaped = "".join(
             char if char.isprintable() or char == " " else char.encode("unicode_escape").decode("ascii")
             for char in text
