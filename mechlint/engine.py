@@ -40,20 +40,26 @@ UNREADABLE_FILE = "mechlint/unreadable-file"
 _STAGE_ORDER = {"load": 0, "version": 1, "document": 2}
 
 
+def relative_posix(path: Path, base: Path) -> str | None:
+    """``path.relative_to(base).as_posix()`` (lexical, as pathlib does it), or ``None``; with strings, so cheaper."""
+    text, folder = path.as_posix(), base.as_posix()
+    if text == folder:
+        return "."
+    if folder == ".":
+        return None if path.is_absolute() else text
+    prefix = folder if folder.endswith("/") else folder + "/"
+    return text[len(prefix) :] if text.startswith(prefix) else None
+
+
 def display_path(path: Path, cwd: Path) -> str:
     """How a person refers to ``path``: relative to the working folder if inside it."""
-    try:
-        return path.relative_to(cwd).as_posix()
-    except ValueError:
-        return path.as_posix()
+    return relative_posix(path, cwd) or path.as_posix()
 
 
 def repository_uri(path: Path, root: Path) -> str:
     """The path relative to the project root, for SARIF and GitHub; absolute if outside."""
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return path.as_uri()
+    relative = relative_posix(path, root)
+    return relative if relative is not None else path.as_uri()
 
 
 def lint(
@@ -172,13 +178,13 @@ class _Collector:
 
 
 def _relative(path: Path, base: Path) -> str | None:
+    found = relative_posix(path.absolute(), base)
+    if found is not None:
+        return found
     try:
-        return path.absolute().relative_to(base).as_posix()
+        return path.resolve().relative_to(base.resolve()).as_posix()
     except ValueError:
-        try:
-            return path.resolve().relative_to(base.resolve()).as_posix()
-        except ValueError:
-            return None
+        return None
 
 
 def _unused_suppressions(

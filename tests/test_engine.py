@@ -12,6 +12,7 @@ import pytest
 from mechlint import lint
 from mechlint.config import Config
 from mechlint.discovery import glob_regex
+from mechlint.engine import relative_posix
 from mechlint.registry import all_rules
 from mechlint.rules import Rule
 
@@ -122,3 +123,28 @@ def test_closest_target_suggestion(name: str, expected: str | None) -> None:
 
     keys = ["a0", "a1", "cache0", "cache1", "store0", "reuse0", "tail", "b0", "b1"]
     assert closest(name, keys) == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "base"),
+    [
+        ("/a/b/c", "/a/b"),
+        ("/a/b", "/a/b"),
+        ("/a/bc", "/a/b"),
+        ("/x", "/"),
+        ("/", "/"),
+        ("a/b", "/a"),
+        ("a/b", "a"),
+        ("/a/b", "a"),
+        (".", "."),
+        ("a", "."),
+        ("/a", "."),
+        ("/a/b c/d", "/a/b c"),
+    ],
+)
+def test_relative_posix_is_pathlib_relative_to(path: str, base: str) -> None:
+    try:
+        expected: str | None = Path(path).relative_to(Path(base)).as_posix()
+    except ValueError:
+        expected = None
+    assert relative_posix(Path(path), Path(base)) == expected

@@ -8,6 +8,7 @@ by many mechanisms is resolved once.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,22 +134,27 @@ def _refs_key(toplevel: Path | None) -> str:
     return hashlib.sha256(refs + b"\0" + head + b"\0" + shallow).hexdigest()
 
 
-def git_toplevel(start: Path, known: dict[Path, Path | None] | None = None) -> Path | None:
+def git_toplevel(start: Path, known: dict[str, Path | None] | None = None) -> Path | None:
     """The nearest folder at or above ``start`` that holds ``.git``.
 
     ``known`` remembers the answer for every folder looked at, so that the
     mechanism files of one run, folder after folder, cost a lookup each.
     """
-    looked: list[Path] = []
+    looked: list[str] = []
     found: Path | None = None
-    for folder in (start, *start.parents):
+    folder = os.fspath(start)
+    while True:
         if known is not None and folder in known:
             found = known[folder]
             break
         looked.append(folder)
-        if (folder / ".git").exists():
-            found = folder
+        if os.path.exists(os.path.join(folder, ".git")):
+            found = Path(folder)
             break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
     if known is not None:
         known.update(dict.fromkeys(looked, found))
     return found
@@ -164,7 +170,7 @@ class Provenance:
         self.fallback = fallback.resolve() if fallback else None
         self.repositories: dict[Path, Repository] = {}
         self.by_folder: dict[Path, Repository] = {}
-        self.toplevels: dict[Path, Path | None] = {}
+        self.toplevels: dict[str, Path | None] = {}
         self.frozen = frozen_regex(frozen) if frozen else None
 
     def repository(self, location: Path) -> Repository:
