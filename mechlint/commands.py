@@ -223,6 +223,7 @@ def run_check(options: CheckOptions) -> int:
             jobs=options.jobs,
             cache=_cache_folder(project_root) if options.cache else None,
             progress=_progress_bar(),
+            value_hashes=options.update_baseline,  # only a baseline needs them (a given one turns them on)
         )
     except UsageError as error:
         _error(str(error))

@@ -160,7 +160,11 @@ def describe_mode(mode: int) -> str:
 def read_file(path: Path, max_size: int, root: Path) -> bytes | str:
     """The bytes of a regular file, or a sentence saying why they cannot be read."""
     try:
-        if path.is_symlink():
+        link = stat.S_ISLNK(os.lstat(path).st_mode)
+    except (OSError, ValueError):
+        link = False
+    try:
+        if link:
             real = Path(os.path.realpath(path))
             if not real.is_relative_to(root.resolve()):
                 return "is a symbolic link that leads outside the project; it is not read"
@@ -168,7 +172,7 @@ def read_file(path: Path, max_size: int, root: Path) -> bytes | str:
     except RecursionError:
         return "is a symbolic link loop"
     except OSError as error:
-        if path.is_symlink():
+        if link:
             return "is a broken symbolic link or a symbolic link loop"
         return f"cannot be read ({error.strerror or error})"
     if not stat.S_ISREG(info.st_mode):

@@ -75,6 +75,7 @@ def lint(
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: Path | None = None,
+    value_hashes: bool = True,
 ) -> Report:
     """Check every mechanism file under ``paths`` and return the whole report.
 
@@ -85,7 +86,10 @@ def lint(
     default, one per core for large runs) give the same report as one;
     ``progress(done, total)`` is called as files are finished. With ``cache``
     (a folder), results of unchanged files are reused (see :mod:`mechlint.resultcache`).
+    ``value_hashes=False`` leaves ``Result.value_hash`` empty (only baselines
+    need it), unless a baseline or the cache is in use.
     """
+    hashes = value_hashes or baseline is not None or cache is not None
     cwd = Path.cwd()
     config = config if config is not None else load_config(start=cwd)
     root = (root or find_project_root(cwd)).resolve()
@@ -108,7 +112,7 @@ def lint(
 
     def work(candidate: Candidate) -> tuple[FileReport, list[Notification]]:
         found: list[Notification] = []
-        report = lint_file(candidate, config, enabled, root, cwd, found, fingerprints, results_cache)
+        report = lint_file(candidate, config, enabled, root, cwd, found, fingerprints, results_cache, hashes)
         collector.tick()
         return report, found
 
@@ -226,6 +230,7 @@ def lint_file(
     notifications: list[Notification],
     fingerprints: bool = False,
     cache: ResultCache | None = None,
+    value_hashes: bool = True,
 ) -> FileReport:
     path = candidate.path
     shown = display_path(path, cwd)
@@ -251,7 +256,9 @@ def lint_file(
         if findings:
             document.prepare(pointer for f in findings for pointer in (f.pointer, *(t.pointer for t in f.trace)))
         placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
-        results = tuple(replace(r, value_hash=value_hash(document.data, r.pointer, r.message)) for r in placed)
+        if value_hashes:
+            placed = [replace(r, value_hash=value_hash(document.data, r.pointer, r.message)) for r in placed]
+        results = tuple(placed)
         if cache is not None and key is not None and len(notifications) == crashed:
             from mechlint.resultcache import encode
 

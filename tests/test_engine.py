@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,13 @@ def test_relative_posix_is_pathlib_relative_to(path: str, base: str) -> None:
     except ValueError:
         expected = None
     assert relative_posix(Path(path), Path(base)) == expected
+
+
+def test_value_hashes_are_left_out_only_when_asked(tmp_path: Path) -> None:
+    (tmp_path / "mechanisms").mkdir()
+    shutil.copy(FIXTURES / "seed" / "mechanisms" / "prefix-cache.json", tmp_path / "mechanisms" / "a.json")
+    with_hashes = lint([tmp_path], Config(), root=tmp_path)
+    without = lint([tmp_path], Config(), root=tmp_path, value_hashes=False)
+    results = [r for f in with_hashes.files for r in f.results]
+    assert results and all(r.value_hash for r in results)
+    assert [r for f in without.files for r in f.results] == [replace(r, value_hash="") for r in results]
