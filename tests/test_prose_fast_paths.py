@@ -130,8 +130,8 @@ def _plainly(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(prose, "joined", joined)
 
 
-def _every_key(texts: list[str]) -> set[str]:
-    return {key for text in texts for key, *_ in term_consistency.term_uses(text)}
+def _every_key(passages: list[prose.Passage]) -> set[str]:
+    return {key for passage in passages for key, *_ in term_consistency.term_uses(passage.text)}
 
 
 @settings(max_examples=150, deadline=None)

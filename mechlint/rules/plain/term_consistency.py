@@ -15,7 +15,7 @@ appears.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
@@ -124,16 +124,24 @@ def _phrases(keys: list[str]) -> tuple[set[str], set[str]]:
     return set(joined), set(map(add, joined, keys[2:]))
 
 
-def suspects(texts: list[str]) -> set[str]:
-    """Keys that may be written in more than one way across ``texts``: the only ones worth a closer look.
+def suspects(passages: Sequence[prose.Passage]) -> set[str]:
+    """Keys that may be written in more than one way across ``passages``: the only ones worth a closer look.
 
     A cheap over-approximation of what :func:`term_uses` finds (it ignores
     sentence ends, code spans and letter counts), made of whole-file list and
     set operations instead of a loop over words: every key that
     :func:`term_uses` could report as a variant is in the result.
     """
-    # the words of each string as the prose rules split them (once), with a function word between strings
-    tokens = list(chain.from_iterable(chain.from_iterable((*analyze(text).tokens, _BETWEEN) for text in texts)))
+    # the words of each string, with a function word between strings: as the other prose rules split them
+    # (analysed once, shared), and labels, which only this rule reads, without splitting them into sentences
+    tokens = list(
+        chain.from_iterable(
+            chain.from_iterable(
+                (_label_words(p.text), _BETWEEN) if p.kind == "label" else (*analyze(p.text).tokens, _BETWEEN)
+                for p in passages
+            )
+        )
+    )
     keys = list(map(_fold_cached, tokens))
     pairs, triples = _phrases(list(map(_BLANKED.get, keys, keys)))
     singles = {key for key in set(keys) if len(key) >= 2}
@@ -149,6 +157,10 @@ def suspects(texts: list[str]) -> set[str]:
     return found
 
 
+def _label_words(text: str) -> list[str]:
+    return prose.TOKEN.findall(text)
+
+
 def _may_use(text: str, wanted: set[str]) -> bool:
     """Whether ``text`` may use a key of ``wanted``: a cheap test before :func:`term_uses`."""
     keys = list(map(_fold_cached, chain.from_iterable(analyze(text).tokens)))
@@ -160,7 +172,7 @@ def _may_use(text: str, wanted: set[str]) -> bool:
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     passages = prose.of(document, labels=True)
-    wanted = suspects([passage.text for passage in passages])
+    wanted = suspects(passages)
     if not wanted:
         return
     by_key: dict[str, list[Use]] = {}
