@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class Level(enum.IntEnum):
@@ -59,8 +60,21 @@ class Finding:
     level: Level | None = None
 
 
+class _Pickled:
+    """Pickled as its constructor and arguments, about twice as fast as the state of a frozen dataclass.
+
+    Results cross from worker processes to the parent, so this is on the hot
+    path of every large run. The fields are the slots, in order.
+    """
+
+    __slots__: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return type(self), tuple(getattr(self, name) for name in self.__slots__)
+
+
 @dataclass(frozen=True, slots=True)
-class Region:
+class Region(_Pickled):
     """A 1-based region; ``end_column`` is exclusive, columns count code points."""
 
     start_line: int
@@ -70,14 +84,14 @@ class Region:
 
 
 @dataclass(frozen=True, slots=True)
-class LocatedTrace:
+class LocatedTrace(_Pickled):
     region: Region
     message: str
     pointer: str
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class Result(_Pickled):
     """A finding placed in a file, ready for a reporter."""
 
     path: str
@@ -104,7 +118,7 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
-class FileReport:
+class FileReport(_Pickled):
     """All results of one file, and the information reporters need about it."""
 
     path: str
@@ -116,7 +130,7 @@ class FileReport:
 
 
 @dataclass(frozen=True, slots=True)
-class Notification:
+class Notification(_Pickled):
     """A problem of the tool rather than of a file (a rule that crashed)."""
 
     message: str
