@@ -363,3 +363,29 @@ def test_parallel_indexing_gives_the_same_answer(repo: Path, monkeypatch: pytest
     (repo / ".git" / "mechlint" / "blobs.sqlite3").unlink()
     monkeypatch.setattr(index, "PARALLEL_FROM", 1)
     assert ids(run(repo)) == expected
+
+
+def test_history_answers_are_kept_between_runs_while_the_refs_stay(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mechlint.provenance.git import Git
+
+    commit(repo, "first", {"post.md": "v1\n"})
+    commit(repo, "second", {"post.md": "v2\n"})
+    mechanism(repo, [{"path": "post.md", "sha256": sha("v3\n")}])
+    first = run(repo)
+    assert ids(first) == [("provenance/digest-mismatch", "/sources/0/sha256")]
+    asked: list[tuple[str, ...]] = []
+    real_run = Git.run
+
+    def counting(self: Git, *args: str, check: bool = True) -> bytes:
+        asked.append(args)
+        return real_run(self, *args, check=check)
+
+    monkeypatch.setattr(Git, "run", counting)
+    assert run(repo) == first  # the same answer, and git was not asked for the log again
+    assert not [args for args in asked if args[0] == "log"]
+    git(repo, "checkout", "-q", "-b", "side")
+    commit(repo, "third", {"post.md": "v3\n"})
+    git(repo, "checkout", "-q", "main")  # new refs: the kept answers no longer apply
+    asked.clear()
+    assert ids(run(repo)) == [("provenance/stale-source", "/sources/0/sha256")]
+    assert [args for args in asked if args[0] == "log"]

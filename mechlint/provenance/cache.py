@@ -1,6 +1,9 @@
-"""A persistent cache of git blob id → SHA-256 of its bytes, in SQLite.
+"""A persistent cache of git blob id → SHA-256 of its bytes, and of git's answers, in SQLite.
 
-Blobs never change, so an entry never goes stale. The cache lives in the
+Blobs never change, so an entry never goes stale. git's answers about
+history (a path's log, the commit that holds a blob) are kept under the
+fingerprint of the refs they were computed for, and dropped when the refs
+change; answers about one commit (its date and subject) never go stale. The cache lives in the
 repository's git common folder (``.git/mechlint/blobs.sqlite3``), or in the
 user's cache folder when that is not writable, or in memory as a last
 resort. It is safe under concurrent runs (SQLite locking, a busy timeout,
@@ -24,6 +27,9 @@ CREATE INDEX IF NOT EXISTS blobs_sha256 ON blobs (sha256);
 CREATE INDEX IF NOT EXISTS blobs_lfs ON blobs (lfs);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS reachable (oid TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS answers (
+    refs TEXT NOT NULL, question TEXT NOT NULL, answer BLOB NOT NULL, PRIMARY KEY (refs, question)
+);
 """
 VERSION = "1"
 
@@ -111,6 +117,37 @@ class BlobCache:
                 self.connection.execute("DELETE FROM reachable")
                 self.connection.executemany("INSERT OR IGNORE INTO reachable VALUES (?)", ((o,) for o in oids))
                 self.connection.execute("INSERT OR REPLACE INTO meta VALUES ('refs', ?)", (refs,))
+        except sqlite3.Error:
+            pass
+
+    def answer(self, refs: str, question: str) -> bytes | None:
+        """What git answered to ``question`` when the refs had this fingerprint ("" for any refs)."""
+        try:
+            row = self.connection.execute(
+                "SELECT answer FROM answers WHERE refs = ? AND question = ?", (refs, question)
+            ).fetchone()
+        except sqlite3.Error:
+            return None
+        return bytes(row[0]) if row else None
+
+    def remember(self, refs: str, question: str, answer: bytes) -> None:
+        try:
+            with self.connection:
+                self.connection.execute("BEGIN IMMEDIATE")
+                self.connection.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", (refs, question, answer))
+        except sqlite3.Error:
+            pass
+
+    def keep_answers_for(self, refs: str) -> None:
+        """Drop the answers that were for other refs (once, when the refs have changed)."""
+        try:
+            row = self.connection.execute("SELECT value FROM meta WHERE key = 'answers-refs'").fetchone()
+            if row is not None and row[0] == refs:
+                return
+            with self.connection:
+                self.connection.execute("BEGIN IMMEDIATE")
+                self.connection.execute("DELETE FROM answers WHERE refs NOT IN (?, '')", (refs,))
+                self.connection.execute("INSERT OR REPLACE INTO meta VALUES ('answers-refs', ?)", (refs,))
         except sqlite3.Error:
             pass
 

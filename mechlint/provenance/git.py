@@ -22,9 +22,12 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from mechlint.provenance.errors import GitError
+
+if TYPE_CHECKING:
+    from mechlint.provenance.cache import BlobCache
 
 _HEX = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _SAFE_CONFIG = (
@@ -225,6 +228,34 @@ class History:
         self.git = Git(worktree)
         self.cat = CatFile(self.git)
         self._state: RepositoryState | None = None
+        #: Where git's answers are kept between runs (the blob cache); attached by the caller, optional.
+        self.answers: BlobCache | None = None
+        self._asked: dict[str, bytes] = {}
+        self._refs: str | None = None
+
+    def _ask(self, question: str, args: tuple[str, ...], *, per_refs: bool = True, check: bool = True) -> bytes:
+        """The output of ``git ARGS``, asked once a run, and kept between runs while the refs stay the same.
+
+        ``per_refs=False`` for answers that cannot change (about one commit).
+        """
+        if question in self._asked:
+            return self._asked[question]
+        refs = self.refs_key() if per_refs else ""
+        answer = self.answers.answer(refs, question) if self.answers is not None else None
+        if answer is None:
+            answer = self.git.run(*args, check=check)
+            if self.answers is not None:
+                self.answers.remember(refs, question, answer)
+        self._asked[question] = answer
+        return answer
+
+    def refs_key(self) -> str:
+        """The refs, HEAD and shallowness: what history answers depend on. Computed once a run."""
+        if self._refs is None:
+            self._refs = f"{self.refs_fingerprint()}:{'shallow' if self.state().shallow else 'full'}"
+            if self.answers is not None:
+                self.answers.keep_answers_for(self._refs)
+        return self._refs
 
     def state(self) -> RepositoryState:
         if self._state is None:
@@ -245,10 +276,13 @@ class History:
 
     def path_history(self, path: str) -> list[Revision]:
         """Every commit that changed ``path`` on any ref, renames followed, newest first."""
-        output = self.git.run(
-            "log", "--all", "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
-            "--follow", "-M", "--no-textconv", "--no-ext-diff", "--no-color", "--format=%x01%H %ct",
-            "--end-of-options", "--", path,
+        output = self._ask(
+            "log\0" + path,
+            (
+                "log", "--all", "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
+                "--follow", "-M", "--no-textconv", "--no-ext-diff", "--no-color", "--format=%x01%H %ct",
+                "--end-of-options", "--", path,
+            ),
         )  # fmt: skip
         return parse_log(output)
 
@@ -256,7 +290,9 @@ class History:
         """A commit that introduced ``blob`` (checked to be hexadecimal), on any ref."""
         if not _is_hex(blob):
             return None
-        output = self.git.run("log", "--all", "--format=%H", "-1", f"--find-object={blob}", "--no-textconv")
+        output = self._ask(
+            "find\0" + blob, ("log", "--all", "--format=%H", "-1", f"--find-object={blob}", "--no-textconv")
+        )
         text = output.decode("ascii", "replace").strip()
         return text if _is_hex(text) else None
 
@@ -273,7 +309,12 @@ class History:
         """``abc123def456 (2026-06-11, "subject")`` for messages."""
         if not _is_hex(commit):
             return commit
-        output = self.git.run("show", "-s", "--no-show-signature", "--format=%cs%x00%s", commit, "--", check=False)
+        output = self._ask(
+            "show\0" + commit,
+            ("show", "-s", "--no-show-signature", "--format=%cs%x00%s", commit, "--"),
+            per_refs=False,
+            check=False,
+        )
         date, _, subject = output.decode("utf-8", "replace").strip().partition("\0")
         subject = subject if len(subject) <= 50 else subject[:49] + "…"
         return f'{commit[:12]} ({date}, "{subject}")' if date else commit[:12]

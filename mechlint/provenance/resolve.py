@@ -83,22 +83,25 @@ class Repository:
                     self._history = open_history(self.toplevel)
                 except GitError as error:
                     self.reason = str(error)
+                else:  # git's answers are kept between runs beside the blob digests
+                    from mechlint.provenance.cache import BlobCache
+
+                    self._history.answers = BlobCache(self._history.common_dir)
         return self._history
 
     def index(self) -> BlobIndex | None:
         history = self.history()
-        if history is not None and self._index is None:
-            from mechlint.provenance.cache import BlobCache
+        if history is not None and self._index is None and history.answers is not None:
             from mechlint.provenance.index import BlobIndex
 
-            self._index = BlobIndex(history, BlobCache(history.common_dir))
+            self._index = BlobIndex(history, history.answers)
         return self._index
 
     def close(self) -> None:
         if self._history is not None:
             self._history.close()
-        if self._index is not None:
-            self._index.cache.close()
+            if self._history.answers is not None:
+                self._history.answers.close()
 
 
 def _simple_glob(text: str) -> str:
