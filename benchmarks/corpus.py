@@ -4,7 +4,9 @@
 
 Each file lives in its own post (``content/post-NNNNN/mechanisms/``) and pins
 its post's ``post.md`` (present, matching: provenance runs but needs no
-history). In ``varied`` mode (the default) every file has its own prose,
+history). With ``--history`` the corpus is committed and every second
+``post.md`` is then deleted, so half the sources are found only in git
+history, as a frozen copy's bytes are. In ``varied`` mode (the default) every file has its own prose,
 target names and number of steps, made of a small list of content words; in
 ``prose`` mode the prose is English-like sentences (function words, forms of
 "be", some passive voice, acronyms, apostrophes, numbers with units, a larger
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import random
 import subprocess
 from pathlib import Path
@@ -231,7 +234,7 @@ def _vary(data: dict, rng: random.Random) -> dict:  # type: ignore[type-arg]
     return data
 
 
-def build(folder: Path, files: int, mode: str, seed: int = 11) -> None:
+def build(folder: Path, files: int, mode: str, seed: int = 11, history: bool = False) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     if not (folder / ".git").exists():
         subprocess.run(["git", "init", "-q", str(folder)], check=True)
@@ -257,6 +260,21 @@ def build(folder: Path, files: int, mode: str, seed: int = 11) -> None:
         (post / "mechanisms" / "prefix-cache.json").write_text(
             json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
+    if history:
+        _move_to_history(folder, files)
+
+
+def _move_to_history(folder: Path, files: int) -> None:
+    """Commit everything, then delete every second post's article: its pinned bytes are then only in history."""
+    env = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com"}
+    env |= {"GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com", "PATH": os.environ["PATH"]}
+    subprocess.run(["git", "add", "-A"], cwd=folder, check=True, env=env)
+    subprocess.run(["git", "commit", "-q", "-m", "posts"], cwd=folder, check=True, env=env)
+    for index in range(0, files, 2):
+        (folder / "content" / f"post-{index:05d}" / "post.md").unlink()
+    subprocess.run(
+        ["git", "commit", "-q", "-a", "-m", "move every second article away"], cwd=folder, check=True, env=env
+    )
 
 
 def main() -> None:
@@ -264,8 +282,9 @@ def main() -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--mode", choices=MODES, default="varied")
+    parser.add_argument("--history", action="store_true", help="commit, then delete every second source")
     args = parser.parse_args()
-    build(args.folder, args.files, args.mode)
+    build(args.folder, args.files, args.mode, history=args.history)
     print(f"{args.files} {args.mode} mechanism files in {args.folder}")
 
 
