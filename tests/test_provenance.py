@@ -389,3 +389,18 @@ def test_history_answers_are_kept_between_runs_while_the_refs_stay(repo: Path, m
     asked.clear()
     assert ids(run(repo)) == [("provenance/stale-source", "/sources/0/sha256")]
     assert [args for args in asked if args[0] == "log"]
+
+
+def test_history_folders_are_those_gitpython_finds(repo: Path, tmp_path: Path) -> None:
+    import git as gitpython
+
+    from mechlint.provenance.git import open_history
+
+    commit(repo, "first", {"post.md": "v1\n"})
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", str(linked))  # a .git file, not a folder: gitpython reads it
+    for worktree in (repo, linked):
+        history = open_history(worktree)
+        expected = gitpython.Repo(worktree)
+        assert (history.git_dir, history.common_dir) == (Path(expected.git_dir), Path(expected.common_dir))
+        history.close()

@@ -327,18 +327,37 @@ class History:
         self.cat.close()
 
 
-def open_history(worktree: Path) -> History:
-    """The history of the repository whose top folder is ``worktree``; raises :class:`GitError`."""
-    import git as gitpython
+def _plain_git_dir(worktree: Path) -> Path | None:
+    """``worktree/.git`` when it is an ordinary repository folder (a real folder with HEAD and objects)."""
+    folder = worktree / ".git"
+    if folder.is_symlink() or not folder.is_dir():
+        return None
+    if not (folder / "HEAD").is_file() or not (folder / "objects").is_dir() or (folder / "commondir").exists():
+        return None
+    return folder
 
-    try:
-        repo = gitpython.Repo(worktree, search_parent_directories=False)
-        git_dir = Path(repo.git_dir)
-        common_dir = Path(repo.common_dir)
-    except (gitpython.exc.InvalidGitRepositoryError, gitpython.exc.NoSuchPathError):
-        raise GitError("this is not a git repository") from None
-    except Exception as error:  # gitpython reports a broken repository in many ways
-        raise GitError(f"git cannot read this repository ({type(error).__name__})") from None
+
+def open_history(worktree: Path) -> History:
+    """The history of the repository whose top folder is ``worktree``; raises :class:`GitError`.
+
+    An ordinary ``.git`` folder is recognised directly; anything else (a
+    ``.git`` file of a linked worktree or a submodule, a link) is left to
+    gitpython, whose import alone costs more than a one-file check.
+    """
+    plain = _plain_git_dir(worktree)
+    if plain is not None:
+        git_dir = common_dir = plain
+    else:
+        import git as gitpython
+
+        try:
+            repo = gitpython.Repo(worktree, search_parent_directories=False)
+            git_dir = Path(repo.git_dir)
+            common_dir = Path(repo.common_dir)
+        except (gitpython.exc.InvalidGitRepositoryError, gitpython.exc.NoSuchPathError):
+            raise GitError("this is not a git repository") from None
+        except Exception as error:  # gitpython reports a broken repository in many ways
+            raise GitError(f"git cannot read this repository ({type(error).__name__})") from None
     history = History(worktree, git_dir, common_dir)
     history.state()
     return history
