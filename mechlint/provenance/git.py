@@ -259,7 +259,8 @@ class History:
 
     def state(self) -> RepositoryState:
         if self._state is None:
-            shallow = self.git.run("rev-parse", "--is-shallow-repository").strip() == b"true"
+            # what `git rev-parse --is-shallow-repository` reads, without a process of its own
+            shallow = (self.common_dir / "shallow").is_file()
             config = self.git.run(
                 "config", "--null", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$", check=False
             )
@@ -302,7 +303,7 @@ class History:
 
     def refs_fingerprint(self) -> str:
         output = self.git.run("for-each-ref", "--format=%(objectname) %(refname)")
-        head = self.git.run("rev-parse", "--verify", "--quiet", "HEAD", check=False)
+        head = (self.state().head or "").encode()
         return hashlib.sha256(output + b"\0" + head).hexdigest()
 
     def describe(self, commit: str) -> str:
