@@ -111,6 +111,10 @@ def explain(message: str) -> str:
     return f"git failed: {message}"
 
 
+#: Writes to a pipe up to this size are atomic and never wait for the reader (POSIX PIPE_BUF).
+_ATOMIC_WRITE = 4096
+
+
 class CatFile:
     """One long-lived ``git cat-file --batch``; object ids go on its standard input."""
 
@@ -142,8 +146,12 @@ class CatFile:
         with self.lock:
             process = self._start()
             assert process.stdin is not None and process.stdout is not None
-            writer = threading.Thread(target=_feed, args=(process.stdin, wanted), daemon=True)
-            writer.start()
+            writer = None
+            if len(wanted) * 41 <= _ATOMIC_WRITE:  # fits the pipe at once: git cannot block us while we write
+                _feed(process.stdin, wanted)
+            else:  # git may fill its output pipe before it has read all of ours: write from another thread
+                writer = threading.Thread(target=_feed, args=(process.stdin, wanted), daemon=True)
+                writer.start()
             stream = process.stdout
             for oid in wanted:
                 header = stream.readline()
@@ -157,7 +165,8 @@ class CatFile:
                 content = stream.read(size)
                 stream.read(1)
                 yield oid, parts[1].decode("ascii", "replace"), content
-            writer.join()
+            if writer is not None:
+                writer.join()
 
     def close(self) -> None:
         if self.process is not None:
