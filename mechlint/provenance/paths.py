@@ -69,9 +69,10 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_
 
     With ``blob_id`` the git blob id of the bytes is computed too (attestations need it).
     """
-    candidate = root / path
+    top = os.fspath(root)
+    candidate = os.path.join(top, path)
     try:
-        real = Path(os.path.realpath(candidate, strict=True))
+        real = os.path.realpath(candidate, strict=True)
     except FileNotFoundError:
         if os.path.lexists(candidate):
             return FileState("outside", detail="is a broken symbolic link")
@@ -80,7 +81,7 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_
         if (isinstance(error, OSError) and error.errno == 40) or isinstance(error, RuntimeError):
             return FileState("outside", detail="is a symbolic link loop")
         return FileState("unreadable", detail=f"cannot be read ({getattr(error, 'strerror', None) or error})")
-    if not real.is_relative_to(root):
+    if not (real == top or real.startswith(top if top.endswith("/") else top + "/")):
         return FileState("outside", detail="resolves, through a symbolic link, to a place outside the repository")
     try:
         info = os.stat(real)

@@ -64,6 +64,8 @@ class Repository:
     answers: dict[tuple[str, str | None], list[Outcome]] = field(default_factory=dict)
     refs_key: str | None = None
     states: dict[str, str] = field(default_factory=dict)
+    #: Whether a folder of the repository (relative to ``base``) holds a ``.git``: remembered for the run.
+    submodules: dict[str, bool] = field(default_factory=dict)
 
     @property
     def prefix(self) -> str:
@@ -361,9 +363,12 @@ class Source:
     def _submodule(self) -> str | None:
         """The folder of a nested repository (a submodule) that holds the source, if any."""
         parts = self.path.split("/")[:-1]
+        known = self.repo.submodules
         for depth in range(1, len(parts) + 1):
             folder = "/".join(parts[:depth])
-            if (self.repo.base / folder / ".git").exists():
+            if folder not in known:
+                known[folder] = os.path.exists(os.path.join(self.repo.base, folder, ".git"))
+            if known[folder]:
                 return folder
         return None
 
