@@ -7,8 +7,11 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mechlint import lint
 from mechlint.config import Config
@@ -404,3 +407,65 @@ def test_history_folders_are_those_gitpython_finds(repo: Path, tmp_path: Path) -
         expected = gitpython.Repo(worktree)
         assert (history.git_dir, history.common_dir) == (Path(expected.git_dir), Path(expected.common_dir))
         history.close()
+
+
+def test_a_frozen_copy_in_the_working_tree_vouches_for_its_blob(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mechlint.provenance.git import CatFile
+
+    commit(repo, "original", {"content/fig.svg": "<svg>1</svg>\n"})
+    commit(repo, "changed", {"content/fig.svg": "<svg>2</svg>\n"})
+    write(repo, "research/m/before/content/fig.svg", "<svg>1</svg>\n")
+    mechanism(repo, [{"path": "research/m/before/content/fig.svg", "sha256": sha("<svg>1</svg>\n")}])
+    assert run(repo) == []  # fills the blob cache
+    reads: list[list[str]] = []
+    real_read = CatFile.read_many
+
+    def counting(self: CatFile, oids: Any) -> Any:
+        wanted = list(oids)
+        reads.append(wanted)
+        return real_read(self, wanted)
+
+    monkeypatch.setattr(CatFile, "read_many", counting)
+    assert run(repo) == []  # the copy's own bytes have the blob's id: git is not asked for the blob again
+    assert not [oids for oids in reads if oids]
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["post.md", "sub/post.md", "missing.md", "post.md/below", "inside-link/post.md", "outside-link/x", "loop", "dead"],
+)
+def test_real_path_is_realpath(repo: Path, tmp_path: Path, path: str) -> None:
+    from mechlint.provenance.paths import _real_path
+
+    write(repo, "post.md", "a\n")
+    write(repo, "sub/post.md", "b\n")
+    (repo / "inside-link").symlink_to(repo / "sub")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "x").write_text("x\n")
+    (repo / "outside-link").symlink_to(tmp_path / "elsewhere")
+    (repo / "loop").symlink_to(repo / "loop")
+    (repo / "dead").symlink_to(repo / "nothing")
+    top = str(repo.resolve())
+
+    def outcome(function: Any) -> object:
+        try:
+            return function()
+        except (OSError, RuntimeError) as error:
+            return type(error)
+
+    assert outcome(lambda: _real_path(top, path)) == outcome(
+        lambda: os.path.realpath(os.path.join(top, path), strict=True)
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x3000), min_size=1, max_size=12))
+def test_path_problem_finds_the_first_invisible_character(path: str) -> None:
+    import unicodedata
+
+    invisible = next((c for c in path if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
+    problem = path_problem(path) or ""
+    if invisible is not None:
+        assert f"U+{ord(invisible):04X}" in problem
+    else:
+        assert "invisible" not in problem

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import unicodedata
 from dataclasses import dataclass
@@ -25,14 +26,22 @@ MAX_SOURCE_SIZE = 256 * 1024 * 1024
 KEEP_BYTES = 4 * 1024 * 1024
 
 
+_ASCII_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
 def path_problem(path: str) -> str | None:
     """Why ``path`` may not be used as a source path, or ``None``."""
     if not path:
         return "the path is empty"
-    for char in path:
-        category = unicodedata.category(char)
-        if category in ("Cc", "Cf", "Zl", "Zp"):
-            return f"the path contains the control or invisible character U+{ord(char):04X}"
+    if path.isascii():  # among ASCII characters only the controls are Cc, and none is Cf, Zl or Zp
+        control = _ASCII_CONTROL.search(path)
+        if control is not None:
+            return f"the path contains the control or invisible character U+{ord(control.group()):04X}"
+    else:
+        for char in path:
+            category = unicodedata.category(char)
+            if category in ("Cc", "Cf", "Zl", "Zp"):
+                return f"the path contains the control or invisible character U+{ord(char):04X}"
     if "\\" in path:
         return "the path contains a backslash; use / between folders"
     if path.startswith("-"):
@@ -64,6 +73,20 @@ class FileState:
     git_blob: str = ""
 
 
+def _real_path(top: str, path: str) -> str:
+    """``os.path.realpath(top/path, strict=True)`` for a ``path`` that passed :func:`path_problem`, ``top`` resolved.
+
+    Only the components below ``top`` are looked at (one ``lstat`` each);
+    a symbolic link among them sends the whole path through ``realpath``.
+    """
+    current = top.rstrip("/")
+    for part in path.split("/"):
+        current = f"{current}/{part}"
+        if stat.S_ISLNK(os.lstat(current).st_mode):
+            return os.path.realpath(os.path.join(top, path), strict=True)
+    return current
+
+
 def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_id: bool = False) -> FileState:
     """Hash the working-tree file at ``root/path``; ``root`` is resolved, ``path`` passed :func:`path_problem`.
 
@@ -72,7 +95,7 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_
     top = os.fspath(root)
     candidate = os.path.join(top, path)
     try:
-        real = os.path.realpath(candidate, strict=True)
+        real = _real_path(top, path)
     except FileNotFoundError:
         if os.path.lexists(candidate):
             return FileState("outside", detail="is a broken symbolic link")

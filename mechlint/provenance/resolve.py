@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mechlint.provenance.errors import GitError
-from mechlint.provenance.paths import FileState, hash_source, lfs_oid, line_ending_variants, path_problem
+from mechlint.provenance.paths import (
+    FileState,
+    git_blob_id,
+    hash_source,
+    lfs_oid,
+    line_ending_variants,
+    path_problem,
+)
 from mechlint.views import as_object, items, quote
 
 if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when history is first needed
@@ -277,6 +284,9 @@ class Source:
         self.repo = repository
         self.path = path
         self.digest = digest
+        #: The working-tree bytes of the source when they have the pinned sha256 (they vouch for a blob).
+        self._pinned_bytes: bytes | None = None
+        self._pinned_blob: str | None = None
 
     def classify(self) -> list[Outcome]:
         problem = path_problem(self.path)
@@ -291,6 +301,8 @@ class Source:
             return []  # schema/violation says what is wrong with the digest
         out: list[Outcome] = []
         matches = state.kind == "file" and (state.sha256 == self.digest or lfs_oid(state.data) == self.digest)
+        if state.kind == "file" and state.sha256 == self.digest:
+            self._pinned_bytes = state.data
         if not matches:
             out += self._mismatch(state)
         original = self.owner.frozen_original(self.path)
@@ -356,9 +368,18 @@ class Source:
         digests = index.digests(r.blob for r in revisions if r.blob)
         holding = [r for r in revisions if r.blob and digest in (digests.get(r.blob), index.cache.lfs_of(r.blob))]
         for revision in sorted(holding, key=lambda r: r.previous == r.blob):
-            if revision.blob and index.verified(revision.blob, digest):
+            if revision.blob and (revision.blob == self._working_blob() or index.verified(revision.blob, digest)):
                 return revision
         return None
+
+    def _working_blob(self) -> str | None:
+        """The git blob id of the pinned bytes in the working tree: a blob with that id holds those very bytes.
+
+        So a revision with that blob needs no second read from git to be believed.
+        """
+        if self._pinned_blob is None and self._pinned_bytes is not None:
+            self._pinned_blob = git_blob_id(self._pinned_bytes)
+        return self._pinned_blob
 
     def _submodule(self) -> str | None:
         """The folder of a nested repository (a submodule) that holds the source, if any."""
