@@ -1,18 +1,22 @@
 """Generate a benchmark corpus: a git repository of seed-sized mechanism files.
 
-    python benchmarks/corpus.py FOLDER --files 2000 [--mode varied|copies]
+    python benchmarks/corpus.py FOLDER --files 2000 [--mode varied|prose|copies] [--history] [--frozen]
 
 Each file lives in its own post (``content/post-NNNNN/mechanisms/``) and pins
 its post's ``post.md`` (present, matching: provenance runs but needs no
-history). With ``--history`` the corpus is committed and every second
-``post.md`` is then deleted, so half the sources are found only in git
-history, as a frozen copy's bytes are. In ``varied`` mode (the default) every file has its own prose,
+history). In ``varied`` mode (the default) every file has its own prose,
 target names and number of steps, made of a small list of content words; in
 ``prose`` mode the prose is English-like sentences (function words, forms of
 "be", some passive voice, acronyms, apostrophes, numbers with units, a larger
 vocabulary), closer to a real blog and to what the prose rules must read; in
 ``copies`` mode every file has the same content. Deterministic for a given
 seed.
+
+With ``--history`` the corpus is committed and every second ``post.md`` is
+then deleted, so half the sources are found only in git history. With
+``--frozen`` every mechanism also pins a frozen copy of its article under
+``research/migration/before/``, as the seed does, whose claim is checked
+against the article's history.
 """
 
 from __future__ import annotations
@@ -234,7 +238,7 @@ def _vary(data: dict, rng: random.Random) -> dict:  # type: ignore[type-arg]
     return data
 
 
-def build(folder: Path, files: int, mode: str, seed: int = 11, history: bool = False) -> None:
+def build(folder: Path, files: int, mode: str, seed: int = 11, history: bool = False, frozen: bool = False) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     if not (folder / ".git").exists():
         subprocess.run(["git", "init", "-q", str(folder)], check=True)
@@ -260,21 +264,50 @@ def build(folder: Path, files: int, mode: str, seed: int = 11, history: bool = F
         (post / "mechanisms" / "prefix-cache.json").write_text(
             json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
+    if frozen:
+        _add_frozen_copies(folder, files)
     if history:
         _move_to_history(folder, files)
 
 
 def _move_to_history(folder: Path, files: int) -> None:
     """Commit everything, then delete every second post's article: its pinned bytes are then only in history."""
+    _commit(folder, "posts")
+    for index in range(0, files, 2):
+        (folder / "content" / f"post-{index:05d}" / "post.md").unlink()
+    _commit(folder, "move every second article away")
+
+
+def _add_frozen_copies(folder: Path, files: int) -> None:
+    """Commit the articles, then give every mechanism a frozen copy of its article, as the seed has.
+
+    The copy lives under ``research/migration/before/`` and pins the same
+    bytes, so its claim is checked against the article's history.
+    """
+    _commit(folder, "posts")
+    for index in range(files):
+        article = folder / "content" / f"post-{index:05d}" / "post.md"
+        copy = folder / "research" / "migration" / "before" / article.relative_to(folder)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(article.read_bytes())
+        mechanism = article.parent / "mechanisms" / "prefix-cache.json"
+        data = json.loads(mechanism.read_text(encoding="utf-8"))
+        data["sources"].append(
+            {
+                "path": copy.relative_to(folder).as_posix(),
+                "sha256": hashlib.sha256(article.read_bytes()).hexdigest(),
+                "description": "Exact pre-migration bytes retained.",
+            }
+        )
+        mechanism.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    _commit(folder, "frozen copies")
+
+
+def _commit(folder: Path, message: str) -> None:
     env = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com"}
     env |= {"GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com", "PATH": os.environ["PATH"]}
     subprocess.run(["git", "add", "-A"], cwd=folder, check=True, env=env)
-    subprocess.run(["git", "commit", "-q", "-m", "posts"], cwd=folder, check=True, env=env)
-    for index in range(0, files, 2):
-        (folder / "content" / f"post-{index:05d}" / "post.md").unlink()
-    subprocess.run(
-        ["git", "commit", "-q", "-a", "-m", "move every second article away"], cwd=folder, check=True, env=env
-    )
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", message], cwd=folder, check=True, env=env)
 
 
 def main() -> None:
@@ -283,8 +316,9 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--mode", choices=MODES, default="varied")
     parser.add_argument("--history", action="store_true", help="commit, then delete every second source")
+    parser.add_argument("--frozen", action="store_true", help="give every mechanism a frozen copy, as the seed has")
     args = parser.parse_args()
-    build(args.folder, args.files, args.mode, history=args.history)
+    build(args.folder, args.files, args.mode, history=args.history, frozen=args.frozen)
     print(f"{args.files} {args.mode} mechanism files in {args.folder}")
 
 

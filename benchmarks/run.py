@@ -1,6 +1,6 @@
 """Side-by-side benchmark: mechlint (every rule) against check-jsonschema and ajv-cli (schema only).
 
-    python benchmarks/run.py [--files 2000] [--mode varied|prose|copies] [--history] [--runs 3] [--scale]
+    python benchmarks/run.py [--files 2000] [--mode varied|prose|copies] [--history] [--frozen] [--runs 3] [--scale]
 
 Builds the corpus with ``corpus.py`` (a git repository in a temporary
 folder), warms each tool once (bytecode, mechlint's blob cache), then runs the
@@ -118,11 +118,13 @@ def main() -> None:
     parser.add_argument("--folder", type=Path)
     parser.add_argument("--scale", action="store_true")
     parser.add_argument("--history", action="store_true", help="half the sources only in git history (corpus.py)")
+    parser.add_argument("--frozen", action="store_true", help="every mechanism with a frozen copy (corpus.py)")
     args = parser.parse_args()
     folder = args.folder or Path(tempfile.mkdtemp(prefix="mechlint-bench-"))
     if not (folder / "content").exists():
-        build(folder, args.files, args.mode, history=args.history)
-    kind = f"{args.mode}{', half the sources only in history' if args.history else ''}"
+        build(folder, args.files, args.mode, history=args.history, frozen=args.frozen)
+    kind = args.mode + (", half the sources only in history" if args.history else "")
+    kind += ", each with a frozen copy" if args.frozen else ""
     print(f"corpus: {args.files} {kind} files in {folder}; {os.cpu_count()} cores; medians of {args.runs}\n")
     print(f"All {args.files} files:\n")
     print("\n".join(compare(folder, ["content"], args.files, args.runs, args.ajv)))
