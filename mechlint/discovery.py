@@ -91,18 +91,22 @@ def matches_exactly(relative: str, patterns: tuple[str, ...]) -> bool:
     return _any_regex(patterns, True).match(relative) is not None
 
 
-def _prefixes(bases: Iterable[Path]) -> tuple[str, ...]:
-    """Each base folder as a string that ends with ``/``, for cutting it off the front of a path."""
-    return tuple(str(base) if str(base).endswith("/") else f"{base}/" for base in bases)
+def lexical_relative(path: str, base: str) -> str | None:
+    """``PurePosixPath(path).relative_to(base).as_posix()`` for normalised paths, or ``None``; with strings, cheaper."""
+    if path == base:
+        return "."
+    if base == ".":
+        return None if path.startswith("/") else path
+    prefix = base if base.endswith("/") else base + "/"
+    return path[len(prefix) :] if path.startswith(prefix) else None
 
 
-def _relative(path: str, prefixes: tuple[str, ...]) -> str:
+def _relative(path: str, bases: tuple[str, ...]) -> str:
     """``path`` relative to the first base it is under (lexically), else its name."""
-    for prefix in prefixes:
-        if path.startswith(prefix):
-            return path[len(prefix) :]
-        if f"{path}/" == prefix:
-            return "."
+    for base in bases:
+        found = lexical_relative(path, base)
+        if found is not None:
+            return found
     return path.rpartition("/")[2]
 
 
@@ -116,7 +120,7 @@ def discover(paths: Iterable[Path], include: Iterable[str], exclude: Iterable[st
             raise UsageError(f"{given}: no such file or folder")
         if absolute.is_dir() and not absolute.is_symlink():
             # sorted as paths sort (folder by folder), without building a Path for each comparison
-            found = sorted(_walk(str(absolute), include, exclude, _prefixes((root, absolute))), key=_parts)
+            found = sorted(_walk(str(absolute), include, exclude, (str(root), str(absolute))), key=_parts)
             for name in found:
                 path = Path(name)
                 if path not in seen:
@@ -131,15 +135,15 @@ def _parts(path: str) -> list[str]:
     return path.split("/")
 
 
-def _walk(top: str, include: tuple[str, ...], exclude: tuple[str, ...], prefixes: tuple[str, ...]) -> Iterator[str]:
+def _walk(top: str, include: tuple[str, ...], exclude: tuple[str, ...], bases: tuple[str, ...]) -> Iterator[str]:
     for folder, dirnames, filenames in os.walk(top, followlinks=False, onerror=None):
-        dirnames[:] = sorted(name for name in dirnames if not matches(_relative(f"{folder}/{name}", prefixes), exclude))
+        dirnames[:] = sorted(name for name in dirnames if not matches(_relative(f"{folder}/{name}", bases), exclude))
         for name in dirnames:  # a folder named like a mechanism file is reported, not skipped
-            if matches_exactly(_relative(f"{folder}/{name}", prefixes), include):
+            if matches_exactly(_relative(f"{folder}/{name}", bases), include):
                 yield f"{folder}/{name}"
         for name in filenames:
             path = f"{folder}/{name}"
-            relative = _relative(path, prefixes)
+            relative = _relative(path, bases)
             if matches_exactly(relative, include) and not matches(relative, exclude):
                 yield path
         # Symbolic links to folders are listed in dirnames but never walked.

@@ -99,8 +99,8 @@ class Document:
         """Place a finding on the text: lines and code-point columns, 1-based."""
         if finding.offset is not None:
             return self._region_between(*finding.offset)
-        located = self._partial is not None and finding.pointer in self._located
-        spans = self._partial if located and self._partial is not None else self.scan()
+        partial = self._partial
+        spans = partial if partial is not None and finding.pointer in self._located else self.scan()
         start, end = self._span_of(spans, finding.pointer, finding.on_key)
         if finding.span is not None and self.text[start : start + 1] == '"':
             literal = self.text[start:end]

@@ -23,7 +23,7 @@ from mechlint.adoption import (
     value_hash,
 )
 from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
-from mechlint.discovery import Candidate, discover, find_project_root, read_file
+from mechlint.discovery import Candidate, discover, find_project_root, lexical_relative, read_file
 from mechlint.document import Document, load
 from mechlint.model import FileReport, Finding, Level, LocatedTrace, Notification, Region, Report, Result
 from mechlint.parallel import default_jobs, run_all
@@ -42,13 +42,7 @@ _STAGE_ORDER = {"load": 0, "version": 1, "document": 2}
 
 def relative_posix(path: Path, base: Path) -> str | None:
     """``path.relative_to(base).as_posix()`` (lexical, as pathlib does it), or ``None``; with strings, so cheaper."""
-    text, folder = path.as_posix(), base.as_posix()
-    if text == folder:
-        return "."
-    if folder == ".":
-        return None if path.is_absolute() else text
-    prefix = folder if folder.endswith("/") else folder + "/"
-    return text[len(prefix) :] if text.startswith(prefix) else None
+    return lexical_relative(path.as_posix(), base.as_posix())
 
 
 def display_path(path: Path, cwd: Path) -> str:

@@ -3,10 +3,10 @@
 Blobs never change, so an entry never goes stale. git's answers about
 history (a path's log, the commit that holds a blob) are kept under the
 fingerprint of the refs they were computed for, and dropped when the refs
-change; answers about one commit (its date and subject) never go stale. The cache lives in the
-repository's git common folder (``.git/mechlint/blobs.sqlite3``), or in the
-user's cache folder when that is not writable, or in memory as a last
-resort. It is safe under concurrent runs (SQLite locking, a busy timeout,
+change; answers about one commit (its date and subject) never go stale.
+The cache lives in the repository's git common folder
+(``.git/mechlint/blobs.sqlite3``), or in the user's cache folder when that
+is not writable, or in memory as a last resort. It is safe under concurrent runs (SQLite locking, a busy timeout,
 short transactions), and a corrupt file is deleted and rebuilt. Callers never
 trust it for a final answer: the winning blob is hashed again.
 """

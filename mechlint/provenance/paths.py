@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from mechlint.discovery import describe_mode
+from mechlint.discovery import describe_mode, lexical_relative
 
 MAX_SOURCE_SIZE = 256 * 1024 * 1024
 #: Files up to this size are kept in memory to explain a mismatch (line endings, LFS pointers).
@@ -104,7 +104,7 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_
         if (isinstance(error, OSError) and error.errno == 40) or isinstance(error, RuntimeError):
             return FileState("outside", detail="is a symbolic link loop")
         return FileState("unreadable", detail=f"cannot be read ({getattr(error, 'strerror', None) or error})")
-    if not (real == top or real.startswith(top if top.endswith("/") else top + "/")):
+    if lexical_relative(real, top) is None:
         return FileState("outside", detail="resolves, through a symbolic link, to a place outside the repository")
     try:
         info = os.stat(real)

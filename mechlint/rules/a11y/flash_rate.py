@@ -75,12 +75,10 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     window: int = context.options["window-ms"]
     for _, scenario, pointer in scenarios(document.data):
         items = list(steps(scenario, pointer))
-        durations = [step.get("duration") for _, step, _ in items]
-        if not items or not all(type(d) is int and d > 0 for d in durations):
+        durations = [d for _, step, _ in items if type(d := step.get("duration")) is int and d > 0]
+        if not items or len(durations) != len(items):
             continue
-        if (
-            limit * min(d for d in durations if isinstance(d, int)) >= window
-        ):  # changes are a step apart: limit + 1 of them span the window
+        if limit * min(durations) >= window:  # changes are a step apart: limit + 1 of them span the window
             continue
         for key, found in sorted(_changes(items).items()):
             for first in range(len(found) - limit):

@@ -137,7 +137,7 @@ def suspects(passages: Sequence[prose.Passage]) -> set[str]:
     tokens = list(
         chain.from_iterable(
             chain.from_iterable(
-                (_label_words(p.text), _BETWEEN) if p.kind == "label" else (*analyze(p.text).tokens, _BETWEEN)
+                (prose.TOKEN.findall(p.text), _BETWEEN) if p.kind == "label" else (*analyze(p.text).tokens, _BETWEEN)
                 for p in passages
             )
         )
@@ -155,10 +155,6 @@ def suspects(passages: Sequence[prose.Passage]) -> set[str]:
             if seen.setdefault(key, form) != form and key in singles:
                 found.add(key)
     return found
-
-
-def _label_words(text: str) -> list[str]:
-    return prose.TOKEN.findall(text)
 
 
 def _may_use(text: str, wanted: set[str]) -> bool:
