@@ -29,6 +29,7 @@ class Format(StrEnum):
     json = "json"
     github = "github"
     sarif = "sarif"
+    html = "html"
 
 
 class FailOn(StrEnum):
@@ -216,6 +217,7 @@ def run_check(options: CheckOptions) -> int:
             config,
             root=project_root,
             fingerprints=output_format is Format.sarif or any(f is Format.sarif for f, _ in extra_outputs),
+            stories=output_format is Format.html or any(f is Format.html for f, _ in extra_outputs),
             source_root=root,
             show_suppressed=options.show_suppressed,
             baseline=known,

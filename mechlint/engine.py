@@ -34,6 +34,7 @@ from mechlint.views import as_object, items
 
 if TYPE_CHECKING:  # the result cache (and SQLite) is imported only by runs that use it
     from mechlint.resultcache import ResultCache
+    from mechlint.story import Story
 
 INTERNAL_ERROR = "mechlint/internal-error"
 UNREADABLE_FILE = "mechlint/unreadable-file"
@@ -70,6 +71,7 @@ def lint(
     progress: Callable[[int, int], None] | None = None,
     cache: Path | None = None,
     value_hashes: bool = True,
+    stories: bool = False,
 ) -> Report:
     """Check every mechanism file under ``paths`` and return the whole report.
 
@@ -81,7 +83,9 @@ def lint(
     ``progress(done, total)`` is called as files are finished. With ``cache``
     (a folder), results of unchanged files are reused (see :mod:`mechlint.resultcache`).
     ``value_hashes=False`` leaves ``Result.value_hash`` empty (only baselines
-    need it), unless a baseline or the cache is in use.
+    need it), unless a baseline or the cache is in use. ``stories=True`` keeps
+    every checked file in the report with its :class:`~mechlint.story.Story`
+    (what the HTML report draws), findings or not.
     """
     hashes = value_hashes or baseline is not None or cache is not None
     cwd = Path.cwd()
@@ -106,7 +110,7 @@ def lint(
 
     def work(candidate: Candidate) -> tuple[FileReport, list[Notification]]:
         found: list[Notification] = []
-        report = lint_file(candidate, config, enabled, root, cwd, found, fingerprints, results_cache, hashes)
+        report = lint_file(candidate, config, enabled, root, cwd, found, fingerprints, results_cache, hashes, stories)
         collector.tick()
         return report, found
 
@@ -117,12 +121,12 @@ def lint(
             checked += 1
             notifications += found
             if not config.suppressions:
-                if report.results:
+                if report.results or report.story is not None:
                     files.append(report)
                 continue
             relative = _relative(candidate.path, base) or report.uri
             covered.update(i for i, s in enumerate(config.suppressions) if s.covers(relative))
-            if report.results:
+            if report.results or report.story is not None:
                 results = apply_suppressions(report.results, relative, config.suppressions, used)
                 files.append(replace(report, results=tuple(results)))
     finally:
@@ -139,7 +143,7 @@ def lint(
     suppressed = sum(1 for f in files for r in f.results if r.suppressed is not None)
     if not show_suppressed:
         kept = [replace(f, results=tuple(r for r in f.results if r.suppressed is None)) for f in files]
-        files = [f for f in kept if f.results]
+        files = [f for f in kept if f.results or f.story is not None]
     return Report(
         files=tuple(files),
         files_checked=checked,
@@ -229,6 +233,7 @@ def lint_file(
     fingerprints: bool = False,
     cache: ResultCache | None = None,
     value_hashes: bool = True,
+    stories: bool = False,
 ) -> FileReport:
     path = candidate.path
     shown = display_path(path, cwd)
@@ -261,10 +266,21 @@ def lint_file(
             from mechlint.resultcache import encode
 
             cache.put(key, encode(results))
+    story = _story(document, config) if stories and document.parsed else None
     if not results:
-        return FileReport(shown, uri, ())
+        return FileReport(shown, uri, (), story=story)
     hashes = line_fingerprints(raw.decode("utf-8", "replace")) if fingerprints else {}
-    return FileReport(shown, uri, results, hashes)
+    return FileReport(shown, uri, results, hashes, story=story)
+
+
+def _story(document: Document, config: Config) -> Story:
+    """The storyboard of a document, timed with the reading rate ``a11y/reading-time`` is configured with."""
+    from mechlint.story import DEFAULT_MINIMUM, DEFAULT_RATE, story_of
+
+    options = config.options.get("a11y/reading-time", {})
+    rate = options.get("characters-per-second", DEFAULT_RATE)
+    minimum = options.get("minimum-seconds", DEFAULT_MINIMUM)
+    return story_of(document.data, float(rate), float(minimum))
 
 
 def source_paths(data: object) -> list[str]:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mechlint.story import Story
 
 
 class Level(enum.IntEnum):
@@ -127,6 +130,8 @@ class FileReport(_Pickled):
     fingerprints: dict[int, str] = field(default_factory=dict)
     #: False for a file that was not checked but has findings about it (the configuration file).
     checked: bool = True
+    #: What the mechanism shows, kept only when a report draws it (``lint(stories=True)``).
+    story: Story | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,9 +27,11 @@ def reporter(name: str) -> Callable[..., str]:
         from mechlint.report.github import render
     elif name == "sarif":
         from mechlint.report.sarif import render
+    elif name == "html":
+        from mechlint.report.html import render
     else:
         raise KeyError(name)
     return render
 
 
-REPORTERS = ("text", "json", "github", "sarif")
+REPORTERS = ("text", "json", "github", "sarif", "html")

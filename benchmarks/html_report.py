@@ -1,0 +1,70 @@
+"""How large the HTML report of a big run is, and how long a browser takes to open it.
+
+    python benchmarks/html_report.py [--files 2000] [--mode prose]
+
+Makes a corpus with ``corpus.py`` in a temporary folder, writes the HTML
+report of a ``mechlint check`` over it, then opens the report in Debian's
+Chromium through playwright (``pip install playwright``; no browser download)
+and prints the report's size, the time to write it, and the time until the
+page's ``load`` event and until the first file section is on screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=2000)
+    parser.add_argument("--mode", default="prose")
+    args = parser.parse_args()
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with tempfile.TemporaryDirectory() as folder:
+        corpus = Path(folder) / "corpus"
+        subprocess.run(
+            [sys.executable, str(HERE / "corpus.py"), str(corpus), "--files", str(args.files), "--mode", args.mode],
+            check=True,
+            capture_output=True,
+        )
+        report = Path(folder) / "report.html"
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "mechlint", "check", "--format", "html", "-o", str(report), "."],
+            cwd=corpus,
+            capture_output=True,
+            text=True,
+        )
+        written = time.perf_counter() - start
+        if done.returncode not in (0, 1):
+            sys.exit(done.stderr)
+        size = report.stat().st_size
+        print(f"{args.files} files ({args.mode}): report {size / 2**20:.1f} MiB, written in {written:.2f} s")
+        if chromium is None:
+            print("no chromium: not opened")
+            return
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            page = browser.new_page()
+            start = time.perf_counter()
+            page.goto(report.as_uri(), wait_until="load", timeout=120_000)
+            loaded = time.perf_counter() - start
+            page.wait_for_selector("section.file h2")
+            shown = time.perf_counter() - start
+            findings = page.evaluate("document.querySelectorAll('.finding').length")
+            browser.close()
+        print(f"opened in Chromium: load event {loaded:.2f} s, first file on screen {shown:.2f} s, {findings} findings")
+
+
+if __name__ == "__main__":
+    main()

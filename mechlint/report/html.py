@@ -1,0 +1,358 @@
+"""A self-contained HTML review report: totals, then each mechanism as a storyboard.
+
+One file, with its style and a small script inline and nothing fetched from
+the network. Without the script everything is shown; the script only filters
+findings by level and rule and folds or unfolds every file at once. Each
+file is a section whose findings are placed where they point: at a step's
+frame, a target, a source, or the file as a whole. The page follows its own
+subject's bar: landmarks, headings in order, text contrast of at least 4.5:1,
+and no information by colour alone (every level, kind and change is also a
+word).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections import Counter
+from html import escape
+from importlib import resources
+from typing import TYPE_CHECKING
+
+from mechlint.model import Level, Report, Result
+from mechlint.report import OutputOptions
+
+if TYPE_CHECKING:
+    from mechlint.model import FileReport
+    from mechlint.story import ScenarioStory, StepStory, Story
+
+#: Where each rule's documentation page lives: ``<base><family>/<name>.md``.
+DOCS_BASE = "https://github.com/mechlint/mechlint/blob/main/docs/rules/"
+#: More files than this and each file starts folded.
+FOLD_ABOVE = 10
+_LEVELS = (Level.ERROR, Level.WARNING, Level.NOTE)
+_STEP = re.compile(r"^(/scenarios/\d+/steps/\d+)(?:/|$)")
+_SCENARIO = re.compile(r"^(/scenarios/\d+)(?:/|$)")
+_SOURCE = re.compile(r"^(/sources/\d+)(?:/|$)")
+_TARGET = re.compile(r"^(/targets/[^/]+)(?:/|$)")
+#: What a source's provenance finding says about it, in a word or two.
+_SOURCE_STATUS = {
+    "provenance/unsafe-path": "unsafe path",
+    "provenance/missing-source": "missing",
+    "provenance/digest-mismatch": "digest mismatch",
+    "provenance/stale-source": "stale",
+    "provenance/frozen-copy-mismatch": "frozen copy mismatch",
+    "provenance/frozen-resolved": "frozen",
+    "provenance/history-unavailable": "history unavailable",
+    "provenance/unpinned-source": "unpinned",
+}
+
+
+@functools.cache
+def _asset(name: str) -> str:
+    """The report's own style or script, shipped beside this module."""
+    return (resources.files("mechlint.report") / name).read_text(encoding="utf-8")
+
+
+def doc_url(rule_id: str) -> str:
+    """The documentation page of a rule (invariants share the language's page)."""
+    family, _, name = rule_id.partition("/")
+    if family == "invariant":
+        return "https://github.com/mechlint/mechlint/blob/main/docs/invariants.md"
+    return f"{DOCS_BASE}{family}/{name}.md"
+
+
+def _e(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _seconds(milliseconds: int, up: bool = False) -> str:
+    """Tenths of a second; ``up`` rounds up, as ``a11y/reading-time`` does for the time a text needs."""
+    return f"{(math.ceil(milliseconds / 100) / 10 if up else milliseconds / 1000):.1f} s"
+
+
+class _Placed:
+    """The findings of one file, sorted by the part of the story they point at."""
+
+    def __init__(self, results: tuple[Result, ...]) -> None:
+        self.by_part: dict[str, list[Result]] = {}
+        self.file: list[Result] = []
+        for result in results:
+            part = next(
+                (m.group(1) for p in (_STEP, _SOURCE, _TARGET, _SCENARIO) if (m := p.match(result.pointer))), None
+            )
+            if part is None:
+                self.file.append(result)
+            else:
+                self.by_part.setdefault(part, []).append(result)
+
+    def at(self, pointer: str) -> list[Result]:
+        return self.by_part.get(pointer, [])
+
+    def claim_unplaced(self, known: set[str]) -> None:
+        """Findings whose part the story does not show (a malformed step) go to the file level."""
+        for part in [p for p in self.by_part if p not in known]:
+            self.file.extend(self.by_part.pop(part))
+        self.file.sort(key=Result.sort_key)
+
+
+def _finding(result: Result) -> str:
+    region = result.region
+    level = result.level.label
+    trace = ""
+    if result.trace:
+        steps = "".join(f"<li>line {s.region.start_line}: {_e(s.message)}</li>" for s in result.trace)
+        trace = (
+            f'<details class="trace"><summary>Trace ({len(result.trace)} places)</summary><ol>{steps}</ol></details>'
+        )
+    suppressed = f' <span class="badge">suppressed: {_e(result.suppressed)}</span>' if result.suppressed else ""
+    return (
+        f'<li class="finding level-{level}" data-level="{level}" data-rule="{_e(result.rule_id)}">'
+        f'<span class="badge badge-{level}">{level}</span> '
+        f'<a class="rule" href="{_e(doc_url(result.rule_id))}">{_e(result.rule_id)}</a> '
+        f'<span class="where">line {region.start_line}, column {region.start_column}</span>'
+        f'<p class="message">{_e(result.message)}{suppressed}</p>{trace}</li>'
+    )
+
+
+def _findings(results: list[Result]) -> str:
+    if not results:
+        return ""
+    return '<ul class="findings">' + "".join(_finding(r) for r in results) + "</ul>"
+
+
+def _source_status(results: list[Result], pinned: bool, checked: bool) -> str:
+    words = [_SOURCE_STATUS[r.rule_id] for r in results if r.rule_id in _SOURCE_STATUS]
+    if words:
+        return ", ".join(dict.fromkeys(words))
+    if not checked:
+        return "not checked"
+    return "ok" if pinned else "unpinned"
+
+
+def _sources(story: Story, placed: _Placed, provenance: bool) -> str:
+    if not story.sources:
+        return ""
+    rows = []
+    for source in story.sources:
+        results = placed.at(source.pointer)
+        status = _source_status(results, bool(source.sha256), provenance)
+        digest = f"<code>{_e(source.sha256[:12])}…</code>" if source.sha256 else "none"
+        rows.append(
+            f"<tr><td><code>{_e(source.path)}</code><br>{_e(source.description)}</td>"
+            f'<td>{digest}</td><td><span class="status">{_e(status)}</span>{_findings(results)}</td></tr>'
+        )
+    return (
+        '<h3>Sources</h3><table class="sources"><thead><tr><th scope="col">Path</th>'
+        '<th scope="col">Pinned sha256</th><th scope="col">Provenance</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _targets(story: Story, placed: _Placed) -> str:
+    rows = []
+    for target in story.targets:
+        results = placed.at(f"/targets/{_pointer_token(target.key)}")
+        rows.append(
+            f"<tr><td><code>{_e(target.key)}</code></td><td>{_kind(target.kind)}</td>"
+            f"<td>{_e(target.label)}{_findings(results)}</td></tr>"
+        )
+    if not rows:
+        return ""
+    return (
+        '<details class="targets"><summary>Targets (' + str(len(rows)) + ")</summary>"
+        '<table><thead><tr><th scope="col">Key</th><th scope="col">Kind</th><th scope="col">Label</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></details>"
+    )
+
+
+def _pointer_token(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _kind(kind: str) -> str:
+    if kind == "edge":
+        return '<span class="kind kind-edge" aria-hidden="true">→</span> edge'
+    if kind == "node":
+        return '<span class="kind kind-node" aria-hidden="true">■</span> node'
+    return _e(kind or "unknown kind")
+
+
+def _lit(story: Story, keys: tuple[str, ...], expected: str) -> list[str]:
+    out = []
+    for key in keys:
+        target = story.target(key)
+        kind = target.kind if target else ""
+        label = f" {_e(target.label)}" if target and target.label else ""
+        missing = "" if target else " <em>(not a target)</em>"
+        mismatch = f" <em>(a {kind}, expected a {expected})</em>" if target and kind and kind != expected else ""
+        out.append(f"<li>{_kind(kind or expected)} <code>{_e(key)}</code>{label}{missing}{mismatch}</li>")
+    return out
+
+
+def _reading_bar(step: StepStory) -> str:
+    if step.duration is None:
+        return (
+            f'<p class="timing">Needs {_seconds(step.reading, up=True)} to read; the step has no usable duration.</p>'
+        )
+    longest = max(step.duration, step.reading, 1)
+    short = step.duration < step.reading
+    verdict = "too short to read" if short else "long enough to read"
+    return (
+        f'<div class="timing{" short" if short else ""}">'
+        f"<p>Shown {_seconds(step.duration)}, needs {_seconds(step.reading, up=True)} to read: "
+        f"<strong>{'⚠ ' if short else ''}{verdict}</strong></p>"
+        f'<div class="bars" aria-hidden="true">'
+        f'<span class="bar shown" style="width:{100 * step.duration / longest:.0f}%">shown</span>'
+        f'<span class="bar needed" style="width:{100 * step.reading / longest:.0f}%">needed</span></div></div>'
+    )
+
+
+def _frame(number: int, step: StepStory, story: Story, placed: _Placed) -> str:
+    lit = _lit(story, step.active, "node") + _lit(story, step.paths, "edge")
+    lit_html = f'<ul class="lit" aria-label="Lit targets">{"".join(lit)}</ul>' if lit else "<p>Lights nothing.</p>"
+    state = "".join(
+        f'<div class="state-row{" changed" if v.changed else ""}"><dt>{_e(v.label)}</dt><dd>{_e(v.value)}'
+        f"{' <span class=badge>changed</span>' if v.changed else ''}</dd></div>"
+        for v in step.state
+    )
+    results = placed.at(step.pointer)
+    flag = f' <span class="count">({_plural(len(results), "finding")})</span>' if results else ""
+    return (
+        f'<li class="frame{" has-findings" if results else ""}" id="{_e(_anchor(step.pointer))}">'
+        f"<h4>Step {number}: {_e(step.title) or '<em>untitled</em>'}{flag}</h4>"
+        f'<p class="description">{_e(step.description)}</p>'
+        f"{lit_html}"
+        f"{f'<dl class=state>{state}</dl>' if state else ''}"
+        f"{_reading_bar(step)}{_findings(results)}</li>"
+    )
+
+
+_ANCHOR_SAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def _anchor(text: str) -> str:
+    return _ANCHOR_SAFE.sub("-", text)
+
+
+def _scenario(scenario: ScenarioStory, story: Story, placed: _Placed) -> str:
+    frames = "".join(_frame(n, step, story, placed) for n, step in enumerate(scenario.steps, start=1))
+    name = scenario.title or scenario.id or "untitled scenario"
+    ident = f" <code>{_e(scenario.id)}</code>" if scenario.id and scenario.title else ""
+    return (
+        f'<section class="scenario"><h3>Scenario: {_e(name)}{ident}</h3>'
+        f"<p>{_e(scenario.description)}</p>{_findings(placed.at(scenario.pointer))}"
+        f'<ol class="frames">{frames}</ol></section>'
+    )
+
+
+def _known_parts(story: Story) -> set[str]:
+    known = {s.pointer for s in story.sources}
+    known |= {f"/targets/{_pointer_token(t.key)}" for t in story.targets}
+    for scenario in story.scenarios:
+        known.add(scenario.pointer)
+        known |= {step.pointer for step in scenario.steps}
+    return known
+
+
+def _file_section(number: int, file: FileReport, open_: bool, provenance: bool) -> str:
+    placed = _Placed(file.results)
+    story = file.story
+    body = []
+    if story is not None:
+        placed.claim_unplaced(_known_parts(story))
+    else:
+        placed.claim_unplaced(set())
+    counts = Counter(r.level for r in file.results)
+    tally = ", ".join(_plural(counts[level], level.label) for level in _LEVELS if counts[level]) or "no findings"
+    heading = f'<h2 id="file-{number}"><code>{_e(file.path)}</code> <span class="count">({tally})</span></h2>'
+    if story is not None:
+        title = f'<p class="title"><strong>{_e(story.title) or "<em>no title</em>"}</strong></p>'
+        alt = f'<p><span class="label">Alt text:</span> {_e(story.alt) or "<em>none</em>"}</p>'
+        body.append(title + alt)
+    if placed.file:
+        body.append("<h3>About the whole file</h3>" + _findings(placed.file))
+    if story is not None:
+        body.append(_sources(story, placed, provenance))
+        body.append(_targets(story, placed))
+        body.extend(_scenario(s, story, placed) for s in story.scenarios)
+    state = " open" if open_ else ""
+    return (
+        f'<section class="file" aria-labelledby="file-{number}">{heading}'
+        f'<details class="fold"{state}><summary>Findings and storyboard</summary>{"".join(body)}</details></section>'
+    )
+
+
+def _totals(report: Report, files: list[FileReport]) -> str:
+    results = report.results
+    by_level = Counter(r.level for r in results)
+    by_family = Counter(r.rule_id.split("/", 1)[0] for r in results)
+    level_rows = "".join(f'<tr><th scope="row">{level.label}</th><td>{by_level[level]}</td></tr>' for level in _LEVELS)
+    family_rows = "".join(f'<tr><th scope="row">{_e(f)}</th><td>{n}</td></tr>' for f, n in sorted(by_family.items()))
+    worst = [f for f in files if f.results][:10]
+    worst_items = "".join(
+        f'<li><a href="#file-{n}"><code>{_e(f.path)}</code></a>: {_plural(len(f.results), "finding")}</li>'
+        for n, f in enumerate(worst)
+    )
+    return (
+        '<section aria-labelledby="totals"><h2 id="totals">Totals</h2>'
+        f"<p>{_plural(report.files_checked, 'file')} checked, {_plural(len(results), 'finding')}"
+        f"{f', {report.suppressed} suppressed' if report.suppressed else ''}.</p>"
+        '<div class="tables"><table><caption>By level</caption><tbody>' + level_rows + "</tbody></table>"
+        "<table><caption>By family</caption><tbody>"
+        + (family_rows or '<tr><td colspan="2">none</td></tr>')
+        + "</tbody></table></div>"
+        + (f"<h3>Files with the most findings</h3><ol>{worst_items}</ol>" if worst_items else "")
+        + "</section>"
+    )
+
+
+def _filters(report: Report) -> str:
+    rules = sorted({r.rule_id for f in report.files for r in f.results})
+    options = "".join(f'<option value="{_e(r)}">{_e(r)}</option>' for r in rules)
+    boxes = "".join(
+        f'<label><input type="checkbox" name="level" value="{level.label}" checked> {level.label}s</label>'
+        for level in _LEVELS
+    )
+    return (
+        '<form class="filters" aria-label="Filter findings" hidden>'
+        f"<fieldset><legend>Levels</legend>{boxes}</fieldset>"
+        '<label>Rule <select name="rule"><option value="">every rule</option>' + options + "</select></label> "
+        '<button type="button" data-fold="open">Unfold every file</button> '
+        '<button type="button" data-fold="close">Fold every file</button>'
+        '<p role="status" aria-live="polite" class="shown-count"></p></form>'
+    )
+
+
+def render(report: Report, options: OutputOptions) -> str:
+    files = sorted(report.files, key=lambda f: (-len(f.results), f.path))
+    fold_open = len(files) <= FOLD_ABOVE
+    provenance = any(rule.startswith("provenance/") for rule in report.rules)
+    sections = "".join(_file_section(n, f, fold_open, provenance) for n, f in enumerate(files))
+    notices = "".join(
+        f"<li>internal error in {_e(n.rule_id)} on <code>{_e(n.path)}</code></li>" for n in report.notifications
+    )
+    version = f" {_e(options.tool_version)}" if options.tool_version else ""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
+        f"<title>mechlint review report</title><style>{_asset('html.css')}</style></head><body>"
+        '<a class="skip" href="#main">Skip to the findings</a>'
+        f"<header><h1>mechlint review report</h1><p>Made by mechlint{version}.</p></header>"
+        f'<main id="main">{_totals(report, files)}{_filters(report)}'
+        + (
+            f'<section aria-labelledby="notices"><h2 id="notices">Internal errors</h2><ul>{notices}</ul></section>'
+            if notices
+            else ""
+        )
+        + f"{sections}</main>"
+        "<footer><p>Levels, kinds and changes are written out as words; colours only repeat them.</p></footer>"
+        f"<script>{_asset('html.js')}</script></body></html>\n"
+    )
