@@ -62,9 +62,9 @@ def corpora(work: Path, files: int) -> list[tuple[str, Path, list[str]]]:
         )
         made.append((name, folder, ["."]))
     history = work / "history"
+    flags = ["--mode", "prose", "--history", "--frozen"]
     subprocess.run(
-        [sys.executable, str(HERE / "corpus.py"), str(history), "--files", str(files), "--mode", "prose"]
-        + ["--history", "--frozen"],
+        [sys.executable, str(HERE / "corpus.py"), str(history), "--files", str(files), *flags],
         check=True,
         capture_output=True,
     )
