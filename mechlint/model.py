@@ -106,6 +106,9 @@ class Result(_Pickled):
     value_hash: str = ""
     #: Why the finding is suppressed (a configured reason, or the baseline); ``None`` when it is not.
     suppressed: str | None = None
+    #: The pointer with each array index replaced by what names the element (a scenario's id, a step's
+    #: title), so that inserting an element above the finding leaves it unchanged; see :mod:`mechlint.adoption`.
+    context: str = ""
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (
@@ -139,13 +142,34 @@ class Notification(_Pickled):
 
 
 @dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """What a reporter may say about a rule that ran, built-in or from configuration.
+
+    The report carries one for every rule of the run, so that no reporter looks
+    a rule up anywhere else. ``precision`` is how often a finding is a true
+    problem (``very-high``, ``high``, ``medium``, ``low``), as code scanning reads it.
+    """
+
+    id: str
+    level: Level
+    summary: str
+    description: str
+    help_text: str
+    help_markdown: str
+    help_uri: str = ""
+    tags: tuple[str, ...] = ()
+    precision: str = "high"
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """The whole outcome of a run; reporters only format it."""
 
     files: tuple[FileReport, ...]
     files_checked: int
     notifications: tuple[Notification, ...] = ()
-    rules: tuple[str, ...] = ()
+    #: Every rule that ran, in the order they ran.
+    rules: tuple[RuleInfo, ...] = ()
     #: How many findings were suppressed (by configuration or the baseline), shown or not.
     suppressed: int = 0
 
