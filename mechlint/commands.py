@@ -243,6 +243,9 @@ def run_check(options: CheckOptions) -> int:
             f"mechlint: {baseline} is a version {known.version} baseline, matched on JSON pointers: an element "
             "inserted above a finding shows it again. Rewrite it with --update-baseline.\n"
         )
+    if options.update_baseline and (options.since is not None or options.changed_files):
+        _error("--update-baseline records the findings of the whole project; run it without --since or --changed-files")
+        return EXIT_USAGE
     if options.since is not None and options.changed_files:
         _error("--since and --changed-files: use one (--changed-files takes the changed files as its paths)")
         return EXIT_USAGE

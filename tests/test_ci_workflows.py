@@ -143,6 +143,9 @@ def test_since_with_no_changed_file_writes_every_report(tmp_path: Path) -> None:
     assert done.returncode == 0 and "No mechanism file changed" in done.stderr
     assert "No mechanism file changed" in (repo / "t.txt").read_text()
     assert (repo / "g.txt").read_text() == ""
+    # a partial run never rewrites the baseline of the whole project
+    write(repo, "b.json", '{"version": 2, "tool": "mechlint", "findings": []}')
+    assert mechlint("check", "--since", "HEAD", "--baseline", "b.json", "--update-baseline", cwd=repo).returncode == 2
 
 
 # -- 3. the pre-commit hook sees a staged source ----------------------------------------
@@ -424,3 +427,22 @@ def test_the_example_content_validates() -> None:
     assert sarif["runs"][0]["results"]
     assert all("mechlint/v1" in r["partialFingerprints"] for r in sarif["runs"][0]["results"])
     assert FIXTURES.is_dir()
+
+
+def _multitool() -> str | None:
+    """The SARIF Multitool binary (``Sarif.Multitool`` of npm's ``@microsoft/sarif-multitool``), if installed."""
+    return os.environ.get("SARIF_MULTITOOL") or shutil.which("Sarif.Multitool")
+
+
+@pytest.mark.skipif(_multitool() is None, reason="the SARIF Multitool is not installed (set SARIF_MULTITOOL)")
+def test_sarif_passes_the_multitool_github_rules(invariant_repo: Path, tmp_path: Path) -> None:
+    example = mechlint("check", "--root", "fixtures", "fixtures/content", "--format", "sarif", cwd=ROOT).stdout
+    with_invariant = mechlint("check", "--format", "sarif", "content", cwd=invariant_repo).stdout
+    for name, text in (("example", example), ("invariant", with_invariant)):
+        given, verdict = tmp_path / f"{name}.sarif", tmp_path / f"{name}-validation.sarif"
+        given.write_text(text)
+        command = [str(_multitool()), "validate", "--rule-kind", "Gh;Sarif", "--log", "ForceOverwrite"]
+        done = subprocess.run([*command, "--output", str(verdict), str(given)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+        problems = json.loads(verdict.read_text())["runs"][0]["results"]
+        assert problems == [], [(p["ruleId"], p["message"]) for p in problems]
