@@ -446,3 +446,49 @@ def test_sarif_passes_the_multitool_github_rules(invariant_repo: Path, tmp_path:
         assert done.returncode == 0, done.stdout + done.stderr
         problems = json.loads(verdict.read_text())["runs"][0]["results"]
         assert problems == [], [(p["ruleId"], p["message"]) for p in problems]
+
+
+# -- hostile baselines and changed files ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"version": true, "findings": []}',
+        '{"version": 3, "findings": []}',
+        '{"version": 2, "findings": {}}',
+        '{"version": 2, "findings": [{"path": "a", "rule": "r", "context": 1, "value": "v", "pointer": ""}]}',
+        '{"version": 2, "findings": [{"path": "a", "rule": "r", "context": "", "value": "v", "pointer": "", '
+        '"count": true}]}',
+        '{"version": 2, "findings": [{"path": "a", "rule": "r", "context": "", "value": "v", "pointer": "", '
+        '"count": 0}]}',
+        '{"version": 1, "findings": [{"path": "a", "rule": "r", "value": "v"}]}',
+        "[" * 100_000,
+        "\udcff",
+    ],
+)
+def test_a_malformed_baseline_is_a_config_error_naming_it(tmp_path: Path, text: str) -> None:
+    from mechlint.adoption import load_baseline
+    from mechlint.errors import ConfigError
+
+    path = tmp_path / "b.json"
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    with pytest.raises(ConfigError) as raised:
+        load_baseline(path)
+    assert raised.value.path == path
+    with pytest.raises(ConfigError):
+        load_baseline(tmp_path)  # a folder
+
+
+def test_changed_files_ignores_paths_outside_the_project_and_gone(tmp_path: Path) -> None:
+    repo = _pinned_repo(tmp_path / "blog")
+    outside = write(tmp_path, "elsewhere/mechanisms/m.json", CLEAN.read_text(encoding="utf-8"))
+    done = mechlint(
+        "check", "--changed-files", "--format", "json", str(outside), "gone/post.md", "../x\nnewline", cwd=repo
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["files_checked"] == 0
+    # a deleted source still selects the mechanism that pins it
+    (repo / "content/post/post.md").unlink()
+    done = mechlint("check", "--changed-files", "--format", "json", "content/post/post.md", cwd=repo)
+    assert {r["path"] for r in json.loads(done.stdout)["results"]} == {"content/post/mechanisms/m.json"}
