@@ -4,10 +4,19 @@ A *suppression* is a configuration entry (``[[tool.mechlint.ignore]]``) with a
 path glob, a rule id or family, an optional JSON pointer and a required
 reason; a suppression that matched nothing is reported as
 ``mechlint/unused-suppression``. A *baseline* is a reviewed JSON file of
-known findings, keyed on file, rule id, JSON pointer and a hash of the
-offending value (never on line numbers, so unrelated edits do not disturb
-it), with a count: a new finding, or one more copy of a known one, is not
-hidden.
+known findings, with a count: a new finding, or one more copy of a known
+one, is not hidden.
+
+A baseline entry matches on what an edit above the finding does not change:
+the file, the rule id, the finding's *context* (its JSON pointer with each
+array index replaced by what names the element: a scenario's ``id``, a
+step's ``title``, a source's ``path``; ``[*]`` for a plain value) and a hash
+of the offending value (for a finding on the whole document, of its message
+with numbers left out). Never line numbers, never array indices: inserting a
+limitation or a step above a finding leaves it hidden. The pointer is kept
+only to tell equal candidates apart: a finding whose pointer is recorded is
+matched first. Version 1 files (keyed on the pointer) are still read, with
+their old matching, and ``mechlint check`` suggests rewriting them.
 """
 
 from __future__ import annotations
@@ -17,7 +26,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +34,8 @@ from mechlint.discovery import glob_regex
 from mechlint.errors import ConfigError
 from mechlint.model import FileReport, Result
 
-BASELINE_VERSION = 1
+BASELINE_VERSION = 2
+_NAMING_KEYS = ("id", "path", "title", "name")
 UNUSED_SUPPRESSION = "mechlint/unused-suppression"
 
 
@@ -95,12 +105,20 @@ def apply_suppressions(
     return out
 
 
+def _unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
 def value_hash(data: Any, pointer: str, fallback: str) -> str:
-    """A short hash of the JSON value at ``pointer``, or of ``fallback`` when there is none."""
+    """A short hash of the JSON value at ``pointer``, or of ``fallback`` (numbers left out) when there is none.
+
+    A finding on the whole document (pointer ``""``) hashes ``fallback``, its
+    message: a hash of the whole file would change with any edit.
+    """
     node: Any = data
-    found = True
-    for token in pointer.split("/")[1:] if pointer else []:
-        token = token.replace("~1", "/").replace("~0", "~")
+    found = bool(pointer) and data is not None
+    for token in pointer.split("/")[1:] if found else []:
+        token = _unescape(token)
         if isinstance(node, dict) and token in node:
             node = node[token]
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
@@ -108,26 +126,84 @@ def value_hash(data: Any, pointer: str, fallback: str) -> str:
         else:
             found = False
             break
-    if found and data is not None:
+    if found:
         text = json.dumps(node, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     else:
         text = re.sub(r"\d+", "#", fallback)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
+def _element_name(element: Any) -> str:
+    if isinstance(element, dict):
+        for key in _NAMING_KEYS:
+            value = element.get(key)
+            if isinstance(value, str) and value:
+                return f"[{key}={json.dumps(value, ensure_ascii=False)}]"
+    return "[*]"
+
+
+def context_of(data: Any, pointer: str) -> str:
+    """``pointer`` with each array index replaced by what names the element, so that an insertion above keeps it.
+
+    ``/scenarios/0/steps/2/active/1`` becomes
+    ``/scenarios/[id="compatible-hit"]/steps/[title="B is compared"]/active/[*]``;
+    a token past what the document holds is kept as it is.
+    """
+    if not pointer:
+        return ""
+    node: Any = data
+    parts = []
+    for token in pointer.split("/")[1:]:
+        key = _unescape(token)
+        if isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+            parts.append(_element_name(node))
+        elif isinstance(node, dict) and key in node:
+            node = node[key]
+            parts.append(token)
+        else:
+            node = None
+            parts.append(token)
+    return "/" + "/".join(parts)
+
+
+#: (file, rule, context, value hash): what a version 2 baseline entry matches on.
 BaselineKey = tuple[str, str, str, str]
+#: (file, rule, pointer, value hash): what a version 1 entry matched on.
+LegacyKey = tuple[str, str, str, str]
+
+
+@dataclass
+class Baseline:
+    """The known findings of a baseline file: for each key, the recorded pointers (with their counts)."""
+
+    known: dict[BaselineKey, Counter[str]] = field(default_factory=dict)
+    legacy: Counter[LegacyKey] = field(default_factory=Counter)
+    version: int = BASELINE_VERSION
+
+    def add(self, key: BaselineKey, pointer: str, count: int = 1) -> None:
+        self.known.setdefault(key, Counter())[pointer] += count
+
+    def __len__(self) -> int:
+        return sum(c.total() for c in self.known.values()) + self.legacy.total()
 
 
 def baseline_key(uri: str, result: Result) -> BaselineKey:
+    return (uri, result.rule_id, result.context, result.value_hash)
+
+
+def _legacy_key(uri: str, result: Result) -> LegacyKey:
     return (uri, result.rule_id, result.pointer, result.value_hash)
 
 
-def load_baseline(path: Path) -> Counter[BaselineKey]:
-    """The known findings of a baseline file; a missing file is an empty baseline."""
+def load_baseline(path: Path) -> Baseline:
+    """The known findings of a baseline file; a missing or malformed file is a :class:`ConfigError`."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return Counter()
+        raise ConfigError(
+            "the baseline file does not exist; check the name, or record one with --update-baseline", path
+        ) from None
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"cannot read the baseline: {error}", path) from None
     try:
@@ -135,43 +211,83 @@ def load_baseline(path: Path) -> Counter[BaselineKey]:
     except (ValueError, RecursionError):
         raise ConfigError("the baseline is not JSON; rewrite it with --update-baseline", path) from None
     entries = data.get("findings") if isinstance(data, dict) else None
-    if not isinstance(entries, list) or data.get("version") != BASELINE_VERSION:
-        raise ConfigError("not a mechlint baseline (version 1); rewrite it with --update-baseline", path)
-    counts: Counter[BaselineKey] = Counter()
-    for entry in entries:
-        fields = [entry.get(k) if isinstance(entry, dict) else None for k in ("path", "rule", "pointer", "value")]
+    version = data.get("version") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or version not in (1, BASELINE_VERSION) or isinstance(version, bool):
+        raise ConfigError(
+            f"not a mechlint baseline (version 1 or {BASELINE_VERSION}); rewrite it with --update-baseline", path
+        )
+    names = ("path", "rule", "pointer", "value") if version == 1 else ("path", "rule", "context", "value", "pointer")
+    baseline = Baseline(version=version)
+    for number, entry in enumerate(entries):
+        fields = [entry.get(k) if isinstance(entry, dict) else None for k in names]
         count = entry.get("count", 1) if isinstance(entry, dict) else None
-        if not all(isinstance(f, str) for f in fields) or not isinstance(count, int) or count < 1:
-            raise ConfigError("a baseline entry needs path, rule, pointer, value and a count", path)
-        counts[(fields[0], fields[1], fields[2], fields[3])] += count  # type: ignore[index]
-    return counts
+        if not all(isinstance(f, str) for f in fields) or type(count) is not int or count < 1:
+            raise ConfigError(
+                f"findings[{number}]: a baseline entry needs {', '.join(names)} (strings) and a count of at least 1; "
+                "rewrite the file with --update-baseline",
+                path,
+            )
+        if version == 1:
+            baseline.legacy[(fields[0], fields[1], fields[2], fields[3])] += count  # type: ignore[index]
+        else:
+            baseline.add((fields[0], fields[1], fields[2], fields[3]), fields[4], count)  # type: ignore[arg-type]
+    return baseline
 
 
-def apply_baseline(files: list[FileReport], known: Counter[BaselineKey], source: str) -> list[FileReport]:
-    remaining = Counter(known)
-    out = []
-    for file_report in files:
-        results = []
-        for result in file_report.results:
-            key = baseline_key(file_report.uri, result)
-            if result.suppressed is None and remaining[key] > 0:
-                remaining[key] -= 1
-                result = replace(result, suppressed=f"recorded in the baseline {source}")
-            results.append(result)
-        out.append(replace(file_report, results=tuple(results)))
-    return out
+def apply_baseline(files: list[FileReport], baseline: Baseline, source: str) -> list[FileReport]:
+    """Mark the findings the baseline records as suppressed; the rest stay.
+
+    Candidates with equal keys are told apart by their pointers: first the
+    findings whose pointer is recorded take the entries, then the others take
+    what is left, so an edit above a finding (which moves its pointer) keeps
+    it hidden while one more copy of it is shown.
+    """
+    remaining = {key: Counter(pointers) for key, pointers in baseline.known.items()}
+    legacy = Counter(baseline.legacy)
+    hidden: set[tuple[int, int]] = set()
+    open_results = [
+        (f, r, file_report.uri, result)
+        for f, file_report in enumerate(files)
+        for r, result in enumerate(file_report.results)
+        if result.suppressed is None
+    ]
+    for exact in (True, False):
+        for f, r, uri, result in open_results:
+            pointers = remaining.get(baseline_key(uri, result))
+            if (f, r) in hidden or not pointers:
+                continue
+            pointer = result.pointer if exact else next((p for p, n in pointers.items() if n > 0), None)
+            if pointer is not None and pointers[pointer] > 0:
+                pointers[pointer] -= 1
+                hidden.add((f, r))
+    for f, r, uri, result in open_results:
+        key = _legacy_key(uri, result)
+        if (f, r) not in hidden and legacy[key] > 0:
+            legacy[key] -= 1
+            hidden.add((f, r))
+    why = f"recorded in the baseline {source}"
+    return [
+        replace(
+            file_report,
+            results=tuple(
+                replace(result, suppressed=why) if (f, r) in hidden else result
+                for r, result in enumerate(file_report.results)
+            ),
+        )
+        for f, file_report in enumerate(files)
+    ]
 
 
 def baseline_text(files: Iterable[FileReport]) -> str:
-    """The baseline of these findings: sorted, stable JSON with one entry per distinct key."""
-    counts: Counter[BaselineKey] = Counter()
+    """The baseline of these findings: sorted, stable JSON with one entry per distinct key and pointer."""
+    counts: Counter[tuple[str, str, str, str, str]] = Counter()
     for file_report in files:
         for result in file_report.results:
             if result.suppressed is None:
-                counts[baseline_key(file_report.uri, result)] += 1
+                counts[(*baseline_key(file_report.uri, result), result.pointer)] += 1
     findings = [
-        {"path": path, "rule": rule, "pointer": pointer, "value": value, "count": count}
-        for (path, rule, pointer, value), count in sorted(counts.items())
+        {"path": path, "rule": rule, "context": context, "value": value, "pointer": pointer, "count": count}
+        for (path, rule, context, value, pointer), count in sorted(counts.items())
     ]
     data = {"version": BASELINE_VERSION, "tool": "mechlint", "findings": findings}
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"

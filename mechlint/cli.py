@@ -92,6 +92,14 @@ def check(
     since: Annotated[
         str | None, typer.Option(help="Only files changed since this git revision, or whose sources changed.")
     ] = None,
+    changed_files: Annotated[
+        bool,
+        typer.Option(
+            "--changed-files",
+            help="The PATHS are changed files (as a pre-commit hook passes them): check the mechanism files "
+            "among them and every mechanism of the project whose sources are among them.",
+        ),
+    ] = False,
 ) -> None:
     """Check mechanism files and report what is wrong with them."""
     raise typer.Exit(
@@ -110,6 +118,7 @@ def check(
                 baseline=baseline,
                 update_baseline=update_baseline,
                 since=since,
+                changed_files=changed_files,
                 jobs=jobs,
                 cache=cache,
             )
@@ -162,10 +171,9 @@ def fix(
 def list_rules(
     config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
 ) -> None:
-    """List every rule with its level (as configured) and summary."""
+    """List every rule (built-in and from the configuration) with its level (as configured) and summary."""
     from mechlint.config import load_config
     from mechlint.errors import ConfigError
-    from mechlint.registry import all_rules
 
     try:
         config = load_config(config_file)
@@ -173,21 +181,33 @@ def list_rules(
         _error(f"{error} [mechlint/invalid-config]")
         raise typer.Exit(EXIT_USAGE) from None
     levels = {entry.rule.meta.id: entry.level.label for entry in config.enabled()}
-    width = max(len(rule.meta.id) for rule in all_rules())
-    for rule in all_rules():
+    rules = list(config.known_rules().values())
+    width = max(len(rule.meta.id) for rule in rules)
+    for rule in rules:
         level = levels.get(rule.meta.id, "off")
         typer.echo(f"{rule.meta.id:<{width}}  {level:<7}  {rule.meta.summary}")
 
 
 @app.command("rule")
-def show_rule(rule_id: Annotated[str, typer.Argument(help="A rule id such as reference/unknown-target.")]) -> None:
-    """Print the full documentation of one rule."""
+def show_rule(
+    rule_id: Annotated[str, typer.Argument(help="A rule id such as reference/unknown-target.")],
+    config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
+) -> None:
+    """Print the full documentation of one rule, built-in or from the configuration (an invariant)."""
     import difflib
 
+    from mechlint.config import load_config
     from mechlint.docs import rule_markdown
+    from mechlint.errors import ConfigError
     from mechlint.registry import rules_by_id
 
     rules = rules_by_id()
+    try:
+        rules = load_config(config_file).known_rules()
+    except ConfigError as error:
+        if rule_id not in rules:  # a built-in rule is documented even when the configuration is broken
+            _error(f"{error} [mechlint/invalid-config]")
+            raise typer.Exit(EXIT_USAGE) from None
     if rule_id not in rules:
         close = difflib.get_close_matches(rule_id, list(rules), n=1)
         hint = f"; did you mean {close[0]}?" if close else "; `mechlint rules` lists them"

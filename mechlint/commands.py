@@ -54,6 +54,7 @@ class CheckOptions:
     baseline: Path | None = None
     update_baseline: bool = False
     since: str | None = None
+    changed_files: bool = False
     jobs: int | None = None
     cache: bool = False
 
@@ -141,24 +142,63 @@ def _cache_folder(project_root: Path) -> Path:
     return project_root / ".mechlint_cache"
 
 
+def _given_files_targets(targets: list[str], config: Config, project_root: Path, root: Path | None) -> list[str]:
+    """``--changed-files``: the mechanism files among ``targets``, and every mechanism of the project pinning one.
+
+    What a pre-commit hook needs: it passes every staged file, and an edit of
+    a source makes the mechanism that pins it stale. Only files that match
+    the include patterns are checked; a given path that is gone (a deleted
+    source) still selects the mechanisms that pin it.
+    """
+    from mechlint.changed import select_changed
+    from mechlint.config import DEFAULT_EXCLUDE
+    from mechlint.discovery import discover
+    from mechlint.provenance.resolve import git_toplevel
+
+    base = config.root if config.source else project_root
+    top = git_toplevel(project_root) or project_root
+    changed = set()
+    for target in targets:
+        absolute = Path(os.path.abspath(target))
+        relative = absolute.relative_to(top) if absolute.is_relative_to(top) else None
+        if relative is None:
+            try:
+                relative = absolute.resolve().relative_to(top)
+            except ValueError:
+                continue
+        changed.add(relative.as_posix())
+    candidates = discover([base], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base)
+    return [str(p) for p in select_changed(candidates, top, changed, root)]
+
+
+def _progress_delay() -> float:
+    """Seconds before the progress bar appears: 2, or ``MECHLINT_PROGRESS_AFTER``."""
+    try:
+        return max(float(os.environ.get("MECHLINT_PROGRESS_AFTER", "2")), 0.0)
+    except ValueError:
+        return 2.0
+
+
 class _ProgressBar:
-    """A rich progress bar on a terminal, shown once a run has taken two seconds."""
+    """A rich progress bar on stderr (a terminal), shown once a run has taken two seconds."""
 
     def __init__(self) -> None:
         import time
 
         self.clock = time.monotonic
+        self.delay = _progress_delay()
         self.started = self.clock()
         self.bar: Any = None
         self.task: Any = None
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:
-            if self.clock() - self.started < 2 or done >= total:
+            if self.clock() - self.started < self.delay or done >= total:
                 return
+            from rich.console import Console
             from rich.progress import Progress
 
-            self.bar = Progress(transient=True)
+            self.bar = Progress(console=Console(stderr=True), transient=True)
             self.bar.start()
             self.task = self.bar.add_task("checking", total=total)
         self.bar.update(self.task, completed=done)
@@ -167,7 +207,7 @@ class _ProgressBar:
 
 
 def _progress_bar() -> Callable[[int, int], None] | None:
-    """The progress bar, or nothing in CI, in a pipe or on a dumb terminal."""
+    """The progress bar, or nothing in CI, when stderr is not a terminal, or on a dumb terminal."""
     if os.environ.get("CI") or not sys.stderr.isatty() or os.environ.get("TERM") == "dumb":
         return None
     return _ProgressBar()
@@ -175,7 +215,7 @@ def _progress_bar() -> Callable[[int, int], None] | None:
 
 def run_check(options: CheckOptions) -> int:
     """Run ``mechlint check``; the exit code."""
-    from mechlint.adoption import baseline_text, load_baseline
+    from mechlint.adoption import BASELINE_VERSION, baseline_text, load_baseline
     from mechlint.config import load_config
     from mechlint.discovery import UsageError, find_project_root
     from mechlint.engine import lint
@@ -199,6 +239,17 @@ def run_check(options: CheckOptions) -> int:
     except ConfigError as error:
         _error(f"{error} [mechlint/invalid-config]")
         return EXIT_USAGE
+    if known is not None and known.version != BASELINE_VERSION:
+        sys.stderr.write(
+            f"mechlint: {baseline} is a version {known.version} baseline, matched on JSON pointers: an element "
+            "inserted above a finding shows it again. Rewrite it with --update-baseline.\n"
+        )
+    if options.update_baseline and (options.since is not None or options.changed_files):
+        _error("--update-baseline records the findings of the whole project; run it without --since or --changed-files")
+        return EXIT_USAGE
+    if options.since is not None and options.changed_files:
+        _error("--since and --changed-files: use one (--changed-files takes the changed files as its paths)")
+        return EXIT_USAGE
     root = options.root
     if root is not None and not root.is_dir():
         _error(f"--root {root}: not a folder")
@@ -207,11 +258,15 @@ def run_check(options: CheckOptions) -> int:
     targets = options.paths or ["."]
     output_format = options.output_format
     try:
+        nothing = ""
         if options.since is not None:
             targets = _changed_targets(targets, options.since, config, project_root, root)
-            if not targets:
-                sys.stderr.write(f"No mechanism file changed since {options.since}, and no source of one.\n")
-                return EXIT_OK
+            nothing = f"No mechanism file changed since {options.since}, and no source of one."
+        elif options.changed_files:
+            targets = _given_files_targets(options.paths, config, project_root, root)
+            nothing = "No mechanism file among the given files, and none whose source is among them."
+        if nothing and not targets:
+            sys.stderr.write(nothing + "\n")
         report = lint(
             targets,
             config,
@@ -238,8 +293,14 @@ def run_check(options: CheckOptions) -> int:
     plain = OutputOptions(root_uri=shown.root_uri, tool_version=__version__)
     writes = [(output_format, main_output, shown), *((f, p, plain) for f, p in extra_outputs)]
     for kind, target, how in writes:
+        if nothing and not targets and kind is Format.text:
+            if target is None:
+                continue  # the line on stderr is the whole text report
+            text = nothing + "\n"
+        else:
+            text = reporter(kind.value)(report, how)
         try:
-            write_output(reporter(kind.value)(report, how), target)
+            write_output(text, target)
         except OSError as error:
             _error(f"cannot write {target}: {error.strerror or error}")
             return EXIT_USAGE

@@ -11,9 +11,65 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from mechlint.registry import all_rules
+from mechlint.model import RuleInfo
+from mechlint.registry import all_rules, rules_by_id
 from mechlint.rules import Example, Rule
 from mechlint.views import readable_path
+
+#: Where the documentation is published; every link in a rule's help is absolute, under it.
+REPOSITORY_URL = "https://github.com/mechlint/mechlint"
+DOCS_URL = f"{REPOSITORY_URL}/blob/main/docs"
+
+#: How often a finding of a family is a true problem (SARIF ``precision``), and the rules that differ.
+_PRECISION_BY_FAMILY = {
+    "schema": "very-high",
+    "reference": "very-high",
+    "provenance": "very-high",
+    "mechlint": "very-high",
+    "invariant": "high",
+    "a11y": "high",
+    "plain": "medium",
+}
+_PRECISION_BY_RULE = {
+    "a11y/alt-redundant": "medium",
+    "plain/passive-voice": "low",
+    "plain/readability": "low",
+}
+
+
+def help_uri(rule: Rule) -> str:
+    """The absolute URL of the rule's documentation page.
+
+    A rule of mechlint has its own page; an invariant from the user's
+    configuration has none there, so it points at the page on invariants (its
+    full documentation is in the help, and ``mechlint rule ID`` prints it).
+    """
+    rule_id = rule.meta.id
+    if rules_by_id().get(rule_id) is not rule:
+        return f"{DOCS_URL}/invariants.md"
+    family, _, name = rule_id.partition("/")
+    return f"{DOCS_URL}/rules/{family}/{name}.md"
+
+
+def precision(rule_id: str) -> str:
+    family = rule_id.partition("/")[0]
+    return _PRECISION_BY_RULE.get(rule_id, _PRECISION_BY_FAMILY.get(family, "high"))
+
+
+def rule_info(rule: Rule) -> RuleInfo:
+    """Everything a report says about ``rule``, resolved once for the run."""
+    meta = rule.meta
+    return RuleInfo(
+        id=meta.id,
+        level=meta.level,
+        summary=meta.summary,
+        description=rule.doc.split("\n\n")[0].replace("\n", " "),
+        help_text=rule_text(rule),
+        help_markdown=rule_markdown(rule),
+        help_uri=help_uri(rule),
+        tags=tuple(sorted({meta.family, *meta.tags})),
+        precision=precision(meta.id),
+    )
 
 
 def _example(example: Example) -> list[str]:
@@ -56,7 +112,12 @@ def rule_markdown(rule: Rule) -> str:
     failing = [e for e in meta.examples if e.fires]
     passing = [e for e in meta.examples if not e.fires]
     if failing:
-        lines += ["## Example", "", "Each example changes one value of the clean [base file](../base.json).", ""]
+        lines += [
+            "## Example",
+            "",
+            f"Each example changes one value of the clean [base file]({DOCS_URL}/rules/base.json).",
+            "",
+        ]
         for example in failing:
             lines += _example(example)
     if passing:

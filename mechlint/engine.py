@@ -17,15 +17,16 @@ from typing import TYPE_CHECKING
 
 from mechlint.adoption import (
     UNUSED_SUPPRESSION,
-    BaselineKey,
+    Baseline,
     apply_baseline,
     apply_suppressions,
+    context_of,
     value_hash,
 )
 from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
 from mechlint.discovery import Candidate, discover, find_project_root, lexical_relative, read_file
 from mechlint.document import Document, load
-from mechlint.model import FileReport, Finding, Level, LocatedTrace, Notification, Region, Report, Result
+from mechlint.model import FileReport, Finding, Level, LocatedTrace, Notification, Region, Report, Result, RuleInfo
 from mechlint.parallel import default_jobs, run_all
 from mechlint.report.fingerprint import line_fingerprints
 from mechlint.rules.schema.unsupported_version import unsupported
@@ -33,11 +34,13 @@ from mechlint.run import Run
 from mechlint.views import as_object, items
 
 if TYPE_CHECKING:  # the result cache (and SQLite) is imported only by runs that use it
+    from mechlint.model import Story
     from mechlint.resultcache import ResultCache
-    from mechlint.story import Story
 
 INTERNAL_ERROR = "mechlint/internal-error"
 UNREADABLE_FILE = "mechlint/unreadable-file"
+#: Changes whenever the cached form of a result changes (2: results carry their context).
+RESULTS_FORMAT = 2
 _STAGE_ORDER = {"load": 0, "version": 1, "document": 2}
 
 
@@ -65,7 +68,7 @@ def lint(
     fingerprints: bool = False,
     source_root: Path | None = None,
     show_suppressed: bool = False,
-    baseline: Counter[BaselineKey] | None = None,
+    baseline: Baseline | None = None,
     baseline_name: str = "",
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -82,12 +85,14 @@ def lint(
     default, one per core for large runs) give the same report as one;
     ``progress(done, total)`` is called as files are finished. With ``cache``
     (a folder), results of unchanged files are reused (see :mod:`mechlint.resultcache`).
-    ``value_hashes=False`` leaves ``Result.value_hash`` empty (only baselines
-    need it), unless a baseline or the cache is in use. ``stories=True`` keeps
+    ``value_hashes=False`` leaves ``Result.value_hash`` and ``Result.context``
+    empty (only baselines and fingerprints need them), unless a baseline,
+    fingerprints or the cache is in use. The report carries the metadata of
+    every rule that ran (:class:`~mechlint.model.RuleInfo`). ``stories=True`` keeps
     every checked file in the report with its :class:`~mechlint.story.Story`
     (what the HTML report draws), findings or not.
     """
-    hashes = value_hashes or baseline is not None or cache is not None
+    hashes = value_hashes or fingerprints or baseline is not None or cache is not None
     cwd = Path.cwd()
     config = config if config is not None else load_config(start=cwd)
     root = (root or find_project_root(cwd)).resolve()
@@ -139,7 +144,7 @@ def lint(
     if baseline is not None:
         files = apply_baseline(files, baseline, baseline_name)
     whole_tree = any(base.is_relative_to(Path(p).resolve()) for p in paths)
-    files += _unused_suppressions(config, enabled, used, covered, whole_tree, root, cwd)
+    files += _unused_suppressions(config, enabled, used, covered, whole_tree, root, cwd, fingerprints)
     suppressed = sum(1 for f in files for r in f.results if r.suppressed is not None)
     if not show_suppressed:
         kept = [replace(f, results=tuple(r for r in f.results if r.suppressed is None)) for f in files]
@@ -148,9 +153,16 @@ def lint(
         files=tuple(files),
         files_checked=checked,
         notifications=tuple(notifications),
-        rules=tuple(e.rule.meta.id for e in enabled),
+        rules=rule_infos(enabled),
         suppressed=suppressed,
     )
+
+
+def rule_infos(enabled: Sequence[EnabledRule]) -> tuple[RuleInfo, ...]:
+    """What the report says about each rule of the run, built-in or from the configuration."""
+    from mechlint.docs import rule_info
+
+    return tuple(rule_info(e.rule) for e in enabled)
 
 
 class _Collector:
@@ -201,6 +213,7 @@ def _unused_suppressions(
     whole_tree: bool,
     root: Path,
     cwd: Path,
+    fingerprints: bool = False,
 ) -> list[FileReport]:
     level = next((e.level for e in enabled if e.rule.meta.id == UNUSED_SUPPRESSION), None)
     if level is None or config.source is None:
@@ -216,11 +229,19 @@ def _unused_suppressions(
             "remove it or fix its path, rule or pointer"
         )
         shown = display_path(config.source, cwd)
-        results.append(Result(shown, UNUSED_SUPPRESSION, level, message, "", Region(line, 1, line, 2)))
+        context = f"ignore[{suppression.path}][{suppression.rule}][{suppression.pointer or ''}]"
+        region = Region(line, 1, line, 2)
+        results.append(Result(shown, UNUSED_SUPPRESSION, level, message, "", region, context=context))
     if not results:
         return []
     shown, uri = display_path(config.source, cwd), repository_uri(config.source, root)
-    return [FileReport(shown, uri, tuple(results), checked=False)]
+    hashes: dict[int, str] = {}
+    if fingerprints:
+        try:
+            hashes = line_fingerprints(config.source.read_bytes().decode("utf-8", "replace"))
+        except OSError:
+            hashes = {}
+    return [FileReport(shown, uri, tuple(results), hashes, checked=False)]
 
 
 def lint_file(
@@ -260,7 +281,14 @@ def lint_file(
             document.prepare(pointer for f in findings for pointer in (f.pointer, *(t.pointer for t in f.trace)))
         placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
         if value_hashes:
-            placed = [replace(r, value_hash=value_hash(document.data, r.pointer, r.message)) for r in placed]
+            placed = [
+                replace(
+                    r,
+                    value_hash=value_hash(document.data, r.pointer, r.message),
+                    context=context_of(document.data, r.pointer),
+                )
+                for r in placed
+            ]
         results = tuple(placed)
         if cache is not None and key is not None and len(notifications) == crashed:
             from mechlint.resultcache import encode
@@ -317,7 +345,17 @@ def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], run: Run)
     from mechlint.resultcache import fingerprint
 
     return fingerprint(
-        [__version__, source, rules, words, allow, str(run.root), str(run.source_root), run.frozen_pattern]
+        [
+            __version__,
+            RESULTS_FORMAT,
+            source,
+            rules,
+            words,
+            allow,
+            str(run.root),
+            str(run.source_root),
+            run.frozen_pattern,
+        ]
     )
 
 

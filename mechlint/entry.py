@@ -36,6 +36,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "--update-baseline": ("update_baseline", "flag"),
     "--no-update-baseline": ("update_baseline", "no-flag"),
     "--since": ("since", "value"),
+    "--changed-files": ("changed_files", "flag"),
     "--jobs": ("jobs", "value"),
     "-j": ("jobs", "value"),
     "--cache": ("cache", "flag"),

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from mechlint.story import Story
+from typing import Any
 
 
 class Level(enum.IntEnum):
@@ -109,6 +106,9 @@ class Result(_Pickled):
     value_hash: str = ""
     #: Why the finding is suppressed (a configured reason, or the baseline); ``None`` when it is not.
     suppressed: str | None = None
+    #: The pointer with each array index replaced by what names the element (a scenario's id, a step's
+    #: title), so that inserting an element above the finding leaves it unchanged; see :mod:`mechlint.adoption`.
+    context: str = ""
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (
@@ -118,6 +118,69 @@ class Result(_Pickled):
             self.rule_id,
             self.message,
         )
+
+
+# What a mechanism shows, for a report that draws it (built by :func:`mechlint.story.story_of`).
+
+
+@dataclass(frozen=True, slots=True)
+class SourceStory:
+    pointer: str
+    path: str
+    sha256: str
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class TargetStory:
+    key: str
+    kind: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class StateValue:
+    key: str
+    label: str
+    value: str
+    changed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StepStory:
+    pointer: str
+    title: str
+    description: str
+    #: Milliseconds on screen, or ``None`` when the file gives no usable duration.
+    duration: int | None
+    #: Milliseconds the text that appears in the step needs (``a11y/reading-time``'s measure, rounded up).
+    reading: int
+    active: tuple[str, ...]
+    paths: tuple[str, ...]
+    state: tuple[StateValue, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioStory:
+    pointer: str
+    id: str
+    title: str
+    description: str
+    steps: tuple[StepStory, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    title: str
+    description: str
+    alt: str
+    language: str
+    sources: tuple[SourceStory, ...]
+    targets: tuple[TargetStory, ...]
+    scenarios: tuple[ScenarioStory, ...]
+
+    def target(self, key: str) -> TargetStory | None:
+        return next((t for t in self.targets if t.key == key), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,13 +207,34 @@ class Notification(_Pickled):
 
 
 @dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """What a reporter may say about a rule that ran, built-in or from configuration.
+
+    The report carries one for every rule of the run, so that no reporter looks
+    a rule up anywhere else. ``precision`` is how often a finding is a true
+    problem (``very-high``, ``high``, ``medium``, ``low``), as code scanning reads it.
+    """
+
+    id: str
+    level: Level
+    summary: str
+    description: str
+    help_text: str
+    help_markdown: str
+    help_uri: str = ""
+    tags: tuple[str, ...] = ()
+    precision: str = "high"
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """The whole outcome of a run; reporters only format it."""
 
     files: tuple[FileReport, ...]
     files_checked: int
     notifications: tuple[Notification, ...] = ()
-    rules: tuple[str, ...] = ()
+    #: Every rule that ran, in the order they ran.
+    rules: tuple[RuleInfo, ...] = ()
     #: How many findings were suppressed (by configuration or the baseline), shown or not.
     suppressed: int = 0
 

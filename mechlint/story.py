@@ -11,74 +11,14 @@ on the story by JSON pointer.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
+from mechlint.model import ScenarioStory, SourceStory, StateValue, StepStory, Story, TargetStory
 from mechlint.views import as_object, items, members
 
 #: The reading rate and floor of ``a11y/reading-time`` (its defaults), used when a run does not say.
 DEFAULT_RATE = 17.0
 DEFAULT_MINIMUM = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class SourceStory:
-    pointer: str
-    path: str
-    sha256: str
-    description: str
-
-
-@dataclass(frozen=True, slots=True)
-class TargetStory:
-    key: str
-    kind: str
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
-class StateValue:
-    key: str
-    label: str
-    value: str
-    changed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class StepStory:
-    pointer: str
-    title: str
-    description: str
-    #: Milliseconds on screen, or ``None`` when the file gives no usable duration.
-    duration: int | None
-    #: Milliseconds the text that appears in the step needs (``a11y/reading-time``'s measure, rounded up).
-    reading: int
-    active: tuple[str, ...]
-    paths: tuple[str, ...]
-    state: tuple[StateValue, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ScenarioStory:
-    pointer: str
-    id: str
-    title: str
-    description: str
-    steps: tuple[StepStory, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Story:
-    title: str
-    description: str
-    alt: str
-    language: str
-    sources: tuple[SourceStory, ...]
-    targets: tuple[TargetStory, ...]
-    scenarios: tuple[ScenarioStory, ...]
-
-    def target(self, key: str) -> TargetStory | None:
-        return next((t for t in self.targets if t.key == key), None)
 
 
 def _text(value: Any) -> str:

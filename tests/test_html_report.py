@@ -56,7 +56,7 @@ def test_findings_are_placed_on_the_frame_they_point_at() -> None:
     page = reporter("html")(_hostile_report(), OutputOptions())
     frame = page.index('id="-scenarios-0-steps-0"')
     next_frame = page.index('id="-scenarios-0-steps-1"')
-    assert frame < page.index("reference/unknown-target</a>") < next_frame
+    assert frame < page.index('data-rule="reference/unknown-target"') < next_frame
 
 
 def test_a_finding_whose_part_the_story_lacks_is_shown_for_the_whole_file() -> None:
@@ -94,6 +94,8 @@ def test_cli_writes_an_html_report_with_every_file(tmp_path: Path) -> None:
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>")
     assert "clean" in page  # a file without findings still has its storyboard
+    # each rule id links to the documentation the report's rule metadata names (SARIF's helpUri)
+    assert 'href="https://github.com/mechlint/mechlint/blob/main/docs/rules/a11y/reading-time.md"' in page
     assert "http://" not in page.replace("http-equiv", "")
 
 

@@ -24,11 +24,8 @@ from mechlint.model import Level, Report, Result
 from mechlint.report import OutputOptions
 
 if TYPE_CHECKING:
-    from mechlint.model import FileReport
-    from mechlint.story import ScenarioStory, StepStory, Story
+    from mechlint.model import FileReport, ScenarioStory, StepStory, Story
 
-#: Where each rule's documentation page lives: ``<base><family>/<name>.md``.
-DOCS_BASE = "https://github.com/mechlint/mechlint/blob/main/docs/rules/"
 #: More files than this and each file starts folded.
 FOLD_ABOVE = 10
 _LEVELS = (Level.ERROR, Level.WARNING, Level.NOTE)
@@ -55,14 +52,6 @@ def _asset(name: str) -> str:
     return (resources.files("mechlint.report") / name).read_text(encoding="utf-8")
 
 
-def doc_url(rule_id: str) -> str:
-    """The documentation page of a rule (invariants share the language's page)."""
-    family, _, name = rule_id.partition("/")
-    if family == "invariant":
-        return "https://github.com/mechlint/mechlint/blob/main/docs/invariants.md"
-    return f"{DOCS_BASE}{family}/{name}.md"
-
-
 def _e(text: object) -> str:
     return escape(str(text), quote=True)
 
@@ -79,7 +68,8 @@ def _seconds(milliseconds: int, up: bool = False) -> str:
 class _Placed:
     """The findings of one file, sorted by the part of the story they point at."""
 
-    def __init__(self, results: tuple[Result, ...]) -> None:
+    def __init__(self, results: tuple[Result, ...], links: dict[str, str]) -> None:
+        self.links = links
         self.by_part: dict[str, list[Result]] = {}
         self.file: list[Result] = []
         for result in results:
@@ -94,6 +84,10 @@ class _Placed:
     def at(self, pointer: str) -> list[Result]:
         return self.by_part.get(pointer, [])
 
+    def shown(self, results: list[Result]) -> str:
+        """The findings as a list, each linked to its rule's documentation."""
+        return _findings(results, self.links)
+
     def claim_unplaced(self, known: set[str]) -> None:
         """Findings whose part the story does not show (a malformed step) go to the file level."""
         for part in [p for p in self.by_part if p not in known]:
@@ -101,7 +95,7 @@ class _Placed:
         self.file.sort(key=Result.sort_key)
 
 
-def _finding(result: Result) -> str:
+def _finding(result: Result, links: dict[str, str]) -> str:
     region = result.region
     level = result.level.label
     trace = ""
@@ -114,16 +108,23 @@ def _finding(result: Result) -> str:
     return (
         f'<li class="finding level-{level}" data-level="{level}" data-rule="{_e(result.rule_id)}">'
         f'<span class="badge badge-{level}">{level}</span> '
-        f'<a class="rule" href="{_e(doc_url(result.rule_id))}">{_e(result.rule_id)}</a> '
+        f"{_rule_link(result.rule_id, links)} "
         f'<span class="where">line {region.start_line}, column {region.start_column}</span>'
         f'<p class="message">{_e(result.message)}{suppressed}</p>{trace}</li>'
     )
 
 
-def _findings(results: list[Result]) -> str:
+def _rule_link(rule_id: str, links: dict[str, str]) -> str:
+    uri = links.get(rule_id)
+    if not uri:
+        return f'<span class="rule">{_e(rule_id)}</span>'
+    return f'<a class="rule" href="{_e(uri)}">{_e(rule_id)}</a>'
+
+
+def _findings(results: list[Result], links: dict[str, str]) -> str:
     if not results:
         return ""
-    return '<ul class="findings">' + "".join(_finding(r) for r in results) + "</ul>"
+    return '<ul class="findings">' + "".join(_finding(r, links) for r in results) + "</ul>"
 
 
 def _source_status(results: list[Result], pinned: bool, checked: bool) -> str:
@@ -145,7 +146,7 @@ def _sources(story: Story, placed: _Placed, provenance: bool) -> str:
         digest = f"<code>{_e(source.sha256[:12])}…</code>" if source.sha256 else "none"
         rows.append(
             f"<tr><td><code>{_e(source.path)}</code><br>{_e(source.description)}</td>"
-            f'<td>{digest}</td><td><span class="status">{_e(status)}</span>{_findings(results)}</td></tr>'
+            f'<td>{digest}</td><td><span class="status">{_e(status)}</span>{placed.shown(results)}</td></tr>'
         )
     return (
         '<h3>Sources</h3><table class="sources"><thead><tr><th scope="col">Path</th>'
@@ -160,7 +161,7 @@ def _targets(story: Story, placed: _Placed) -> str:
         results = placed.at(f"/targets/{_pointer_token(target.key)}")
         rows.append(
             f"<tr><td><code>{_e(target.key)}</code></td><td>{_kind(target.kind)}</td>"
-            f"<td>{_e(target.label)}{_findings(results)}</td></tr>"
+            f"<td>{_e(target.label)}{placed.shown(results)}</td></tr>"
         )
     if not rows:
         return ""
@@ -229,7 +230,7 @@ def _frame(number: int, step: StepStory, story: Story, placed: _Placed) -> str:
         f'<p class="description">{_e(step.description)}</p>'
         f"{lit_html}"
         f"{f'<dl class=state>{state}</dl>' if state else ''}"
-        f"{_reading_bar(step)}{_findings(results)}</li>"
+        f"{_reading_bar(step)}{placed.shown(results)}</li>"
     )
 
 
@@ -246,7 +247,7 @@ def _scenario(scenario: ScenarioStory, story: Story, placed: _Placed) -> str:
     ident = f" <code>{_e(scenario.id)}</code>" if scenario.id and scenario.title else ""
     return (
         f'<section class="scenario"><h3>Scenario: {_e(name)}{ident}</h3>'
-        f"<p>{_e(scenario.description)}</p>{_findings(placed.at(scenario.pointer))}"
+        f"<p>{_e(scenario.description)}</p>{placed.shown(placed.at(scenario.pointer))}"
         f'<ol class="frames">{frames}</ol></section>'
     )
 
@@ -260,8 +261,8 @@ def _known_parts(story: Story) -> set[str]:
     return known
 
 
-def _file_section(number: int, file: FileReport, open_: bool, provenance: bool) -> str:
-    placed = _Placed(file.results)
+def _file_section(number: int, file: FileReport, open_: bool, provenance: bool, links: dict[str, str]) -> str:
+    placed = _Placed(file.results, links)
     story = file.story
     body = []
     if story is not None:
@@ -276,7 +277,7 @@ def _file_section(number: int, file: FileReport, open_: bool, provenance: bool) 
         alt = f'<p><span class="label">Alt text:</span> {_e(story.alt) or "<em>none</em>"}</p>'
         body.append(title + alt)
     if placed.file:
-        body.append("<h3>About the whole file</h3>" + _findings(placed.file))
+        body.append("<h3>About the whole file</h3>" + placed.shown(placed.file))
     if story is not None:
         body.append(_sources(story, placed, provenance))
         body.append(_targets(story, placed))
@@ -332,8 +333,9 @@ def _filters(report: Report) -> str:
 def render(report: Report, options: OutputOptions) -> str:
     files = sorted(report.files, key=lambda f: (-len(f.results), f.path))
     fold_open = len(files) <= FOLD_ABOVE
-    provenance = any(rule.startswith("provenance/") for rule in report.rules)
-    sections = "".join(_file_section(n, f, fold_open, provenance) for n, f in enumerate(files))
+    provenance = any(rule.id.startswith("provenance/") for rule in report.rules)
+    links = {rule.id: rule.help_uri for rule in report.rules}
+    sections = "".join(_file_section(n, f, fold_open, provenance, links) for n, f in enumerate(files))
     notices = "".join(
         f"<li>internal error in {_e(n.rule_id)} on <code>{_e(n.path)}</code></li>" for n in report.notifications
     )

@@ -1,25 +1,33 @@
 """SARIF 2.1.0, shaped for GitHub code scanning.
 
-One run; ``tool.driver.rules`` holds every enabled rule with its descriptions
-and help; each result has ``ruleId`` and ``ruleIndex``, a location relative
-to ``%SRCROOT%``, a region in Unicode code points and GitHub's
-``primaryLocationLineHash``. Crashed rules are tool execution notifications.
+One run; ``tool.driver.rules`` holds every rule that ran (built-in or from the
+configuration, read from the report, never from a registry) with its
+descriptions, help, ``helpUri``, ``precision`` and ``problem.severity``; each
+result has ``ruleId`` and ``ruleIndex``, a location relative to
+``%SRCROOT%``, a region in Unicode code points and ``partialFingerprints``:
+GitHub's ``primaryLocationLineHash`` (when the line is known) and
+``mechlint/v1``, which tells apart two results of one rule at one place and
+survives moved lines (see :func:`result_fingerprints`). Crashed rules are tool
+execution notifications.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import Counter
 from typing import Any
 from urllib.parse import quote
 
-from mechlint.docs import rule_markdown, rule_text
-from mechlint.model import Level, Region, Report, Result
-from mechlint.registry import rules_by_id
+from mechlint.model import FileReport, Level, Region, Report, Result, RuleInfo
 from mechlint.report import OutputOptions
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mechlint/mechlint"
 _LEVELS = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "note"}
+#: ``properties.problem.severity``, the severity code scanning shows for a rule.
+_SEVERITIES = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "recommendation"}
+FINGERPRINT_KEY = "mechlint/v1"
 
 
 def _sentence(text: str) -> str:
@@ -27,18 +35,48 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def _rule_descriptor(rule_id: str) -> dict[str, Any]:
-    rule = rules_by_id()[rule_id]
-    meta = rule.meta
-    return {
-        "id": meta.id,
-        "name": "".join(part.capitalize() for part in meta.id.replace("/", "-").split("-")),
-        "shortDescription": {"text": _sentence(meta.summary)},
-        "fullDescription": {"text": _sentence(rule.doc.split("\n\n")[0].replace("\n", " "))},
-        "help": {"text": rule_text(rule), "markdown": rule_markdown(rule)},
-        "defaultConfiguration": {"level": _LEVELS[meta.level]},
-        "properties": {"tags": sorted({meta.family, *meta.tags})},
+def _rule_descriptor(rule: RuleInfo) -> dict[str, Any]:
+    descriptor: dict[str, Any] = {
+        "id": rule.id,
+        "name": "".join(part.capitalize() for part in rule.id.replace("/", "-").split("-")),
+        "shortDescription": {"text": _sentence(rule.summary)},
+        "fullDescription": {"text": _sentence(rule.description or rule.summary)},
+        "help": {"text": rule.help_text or rule.summary, "markdown": rule.help_markdown or rule.summary},
+        "defaultConfiguration": {"level": _LEVELS[rule.level]},
+        "properties": {
+            "tags": list(rule.tags),
+            "precision": rule.precision,
+            "problem.severity": _SEVERITIES[rule.level],
+        },
     }
+    if rule.help_uri:
+        descriptor["helpUri"] = rule.help_uri
+    return descriptor
+
+
+def _unknown_rule(rule_id: str, level: Level) -> RuleInfo:
+    """A rule a result names but the report does not describe (a report built by hand)."""
+    return RuleInfo(rule_id, level, rule_id, rule_id, rule_id, rule_id)
+
+
+def result_fingerprints(file_report: FileReport) -> list[str]:
+    """mechlint's own fingerprint of each result of the file, in order.
+
+    A hash of the file, the rule, the message, and the result's place named
+    without line numbers or array indices (:attr:`Result.context`, else the
+    pointer) with the offending value's hash; ``:N`` counts results that agree
+    on all of these. Two problems at one place differ by their messages; a
+    moved line, or an element inserted above, changes none of it.
+    """
+    counts: Counter[str] = Counter()
+    out = []
+    for result in file_report.results:
+        place = result.context or result.pointer
+        text = "\0".join((file_report.uri, result.rule_id, place, result.value_hash, result.message))
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        counts[digest] += 1
+        out.append(f"{digest}:{counts[digest]}")
+    return out
 
 
 def _region(region: Region) -> dict[str, int]:
@@ -56,7 +94,7 @@ def _artifact(uri: str) -> dict[str, str]:
     return {"uri": quote(uri, safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
-def _result(result: Result, uri: str, index: dict[str, int], fingerprints: dict[int, str]) -> dict[str, Any]:
+def _result(result: Result, uri: str, index: dict[str, int], fingerprints: dict[int, str], own: str) -> dict[str, Any]:
     physical = {"artifactLocation": _artifact(uri), "region": _region(result.region)}
     out: dict[str, Any] = {
         "ruleId": result.rule_id,
@@ -69,9 +107,10 @@ def _result(result: Result, uri: str, index: dict[str, int], fingerprints: dict[
         out["locations"][0]["logicalLocations"] = [{"fullyQualifiedName": result.pointer, "kind": "element"}]
     if result.suppressed is not None:
         out["suppressions"] = [{"kind": "external", "justification": result.suppressed}]
-    fingerprint = fingerprints.get(result.region.start_line)
-    if fingerprint:
-        out["partialFingerprints"] = {"primaryLocationLineHash": fingerprint}
+    out["partialFingerprints"] = {FINGERPRINT_KEY: own}
+    line_hash = fingerprints.get(result.region.start_line)
+    if line_hash:
+        out["partialFingerprints"]["primaryLocationLineHash"] = line_hash
     if result.trace:
         locations = [
             {
@@ -87,15 +126,15 @@ def _result(result: Result, uri: str, index: dict[str, int], fingerprints: dict[
 
 
 def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
-    rule_ids = list(report.rules)
+    rules = {rule.id: rule for rule in report.rules}
     for result in report.shown:
-        if result.rule_id not in rule_ids:
-            rule_ids.append(result.rule_id)
-    index = {rule_id: position for position, rule_id in enumerate(rule_ids)}
+        if result.rule_id not in rules:
+            rules[result.rule_id] = _unknown_rule(result.rule_id, result.level)
+    index = {rule_id: position for position, rule_id in enumerate(rules)}
     results = [
-        _result(result, file_report.uri, index, file_report.fingerprints)
+        _result(result, file_report.uri, index, file_report.fingerprints, own)
         for file_report in report.files
-        for result in file_report.results
+        for result, own in zip(file_report.results, result_fingerprints(file_report), strict=True)
     ]
     notifications = [
         {
@@ -114,7 +153,7 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
                 "version": options.tool_version,
                 "semanticVersion": options.tool_version,
                 "informationUri": INFORMATION_URI,
-                "rules": [_rule_descriptor(rule_id) for rule_id in rule_ids],
+                "rules": [_rule_descriptor(rule) for rule in rules.values()],
             }
         },
         "automationDetails": {"id": "mechlint/"},
