@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from mechlint.document import Document
 from mechlint.jsonscan import pointer_join
+from mechlint.lookalike import explain
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
 from mechlint.views import quote, targets
@@ -37,5 +38,6 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             pointer = pointer_join(pointer_join("/targets", key), "id")
             yield META.finding(
                 pointer,
-                f"the target {quote(key)} has the id {quote(target_id)}; expected {quote(prefix + key)}",
+                f"the target {quote(key)} has the id {quote(target_id)}; expected {quote(prefix + key)}"
+                + (f" ({alike})" if (alike := explain(target_id, prefix + key)) else ""),
             )

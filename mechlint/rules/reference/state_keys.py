@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from mechlint.document import Document
 from mechlint.jsonscan import pointer_join
+from mechlint.lookalike import closest, suggestion
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import as_object, quote, readable_path, scenarios, steps
@@ -56,9 +57,11 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             problems.append(f"lacks {_names(missing)}")
         if extra:
             problems.append(f"has {_names(extra)}, which stateLabels does not define")
+        hints = [f"{quote(key)}{suggestion(key, missing)}" for key in extra if missing and closest(key, missing)]
         if problems:
             yield META.finding(
                 pointer,
                 f"{readable_path(pointer)} {' and '.join(problems)}; "
-                f"its keys must be exactly those of stateLabels ({_names(expected)})",
+                f"its keys must be exactly those of stateLabels ({_names(expected)})"
+                + (f"; {', '.join(hints)}" if hints else ""),
             )
