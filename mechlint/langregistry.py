@@ -109,8 +109,6 @@ def likely(text: str) -> str | None:
     whole = table.deprecated["tag"].get(repaired.lower())
     if whole:
         repaired = whole
-    elif repaired.lower() in table.names:
-        repaired = table.names[repaired.lower()]
     first, _, rest = repaired.partition("-")
     repaired = "-".join(filter(None, (_likely_language(first), rest)))
     tag, why = parse(repaired)
@@ -136,3 +134,30 @@ def _preferred_subtags(tag: Tag) -> Tag:
     script = _preferred("script", tag.script) or tag.script if tag.script else ""
     variants = tuple(_preferred("variant", v) or v for v in tag.variants)
     return Tag(language, extlangs, script, region, variants, tag.extensions, tag.private)
+
+
+def deprecated(tag: Tag) -> list[tuple[str, str]]:
+    """``(what, preferred value or "")`` for the whole tag, or each of its subtags, that the registry deprecates."""
+    table = registry()
+    if tag.grandfathered:
+        key = tag.grandfathered.lower()
+        return (
+            [(f"the tag {tag.grandfathered!r}", table.deprecated["tag"][key])] if key in table.deprecated["tag"] else []
+        )
+    if not tag.language:
+        return []
+    whole = "-".join((tag.language, *tag.extlangs)).lower()
+    if whole in table.deprecated["tag"]:  # a redundant tag such as zh-yue
+        return [(f"the tag {'-'.join((tag.language, *tag.extlangs))!r}", table.deprecated["tag"][whole])]
+    found: list[tuple[str, str]] = []
+    for kind, values in (
+        ("language", (tag.language,)),
+        ("extlang", tag.extlangs),
+        ("script", (tag.script,)),
+        ("region", (tag.region,)),
+        ("variant", tag.variants),
+    ):
+        for value in values:
+            if value and value.lower() in table.deprecated[kind]:
+                found.append((f"the {kind} subtag {value!r}", table.deprecated[kind][value.lower()]))
+    return found

@@ -15,7 +15,7 @@ from mechlint import langregistry
 from mechlint.bcp47 import parse, problem
 from mechlint.document import Document
 from mechlint.rules import RuleContext
-from mechlint.rules.a11y import language
+from mechlint.rules.a11y import language, language_deprecated
 
 from .conftest import ROOT
 
@@ -206,3 +206,33 @@ def test_the_shipped_table_is_what_the_script_makes_of_its_own_output_format() -
     assert {"en", "de", "xh", "xog", "he", "iw"} <= table.subtags["language"]
     assert table.deprecated["language"]["iw"] == "he"
     assert table.names["english"] == "en"
+
+
+def _deprecated(tag: str) -> list[str]:
+    document = Document(path="x.json", raw=b"", text="", data={"language": tag})
+    return [finding.message for finding in language_deprecated.check(document, RuleContext())]
+
+
+@pytest.mark.parametrize(
+    ("tag", "likely"),
+    [
+        ("iw", "he"),
+        ("in-ID", "id-ID"),
+        ("mo", "ro"),
+        ("de-DD", "de-DE"),
+        ("my-BU", "my-MM"),
+        ("i-klingon", "tlh"),
+        ("zh-yue-HK", "yue-HK"),
+        ("sgn-BE-FR", "sfb"),
+        ("zh-guoyu", "cmn"),
+    ],
+)
+def test_deprecated_subtags_are_a_warning_with_the_preferred_tag(tag: str, likely: str) -> None:
+    assert _messages(tag) == []  # registered: no error
+    (message,) = _deprecated(tag)
+    assert f'write "{likely}"' in message
+
+
+@pytest.mark.parametrize("tag", ["he", "en-GB", "yue-HK", "xh-ZA", "EN-us", "en_US", "english", "x-iw"])
+def test_current_or_wrong_tags_are_not_called_deprecated(tag: str) -> None:
+    assert _deprecated(tag) == []

@@ -15,7 +15,7 @@ registered prefix (``zh-yue``, not ``en-yue``). A language subtag of 5 to 8
 letters ("english") is well-formed, but none is registered. Extension and
 private-use subtags are not checked. Case carries no meaning (``EN-us`` is
 valid), and deprecated subtags are registered (``iw``): neither is reported
-here.
+here (``a11y/language-deprecated`` warns about the second).
 
 The message suggests the likely tag when there is one: ``en_US`` → ``en-US``,
 ``english`` → ``en``, ``en-UK`` → ``en-GB``, ``iw_IL`` → ``he-IL``, in the
