@@ -158,3 +158,60 @@ def test_kind_mismatch_grammar(field: str, key: str, kind: str) -> None:
     data["scenarios"][0]["steps"][0][field] = [key]
     results = _results(data, "reference/kind-mismatch")
     assert results and all(f"which is {kind};" in r.message for r in results)
+
+
+def _edited(change: Any) -> list[Result]:
+    data = copy.deepcopy(CLEAN_DATA)
+    change(data)
+    return _results(data)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d["scenarios"][0]["steps"][0].update(active="a0"),
+        lambda d: d["scenarios"][0]["steps"][0].update(active=None),
+        lambda d: d["scenarios"][0]["steps"][1].update(paths={"store0": True}),
+        lambda d: d["scenarios"][0]["steps"][0].update(active=["a0", 1]),
+        lambda d: d["scenarios"][0].update(steps=[]),
+        lambda d: d["scenarios"][0].update(steps="none"),
+        lambda d: d.update(scenarios=[]),
+    ],
+)
+def test_a_broken_step_list_is_one_finding_not_every_target_unused(change: Any) -> None:
+    results = _edited(change)
+    assert "schema/violation" in {r.rule_id for r in results}
+    assert not [r for r in results if r.rule_id.startswith("reference/")]
+
+
+def test_a_malformed_target_key_is_one_finding_at_the_key() -> None:
+    def rename(data: dict[str, Any]) -> None:
+        data["targets"]["A0"] = data["targets"].pop("a0")
+
+    results = _edited(rename)
+    assert [(r.rule_id, r.pointer) for r in results] == [("schema/violation", "/targets/A0")]
+    assert 'did you mean "a0"?' in results[0].message
+
+
+def test_an_unused_target_is_still_reported_when_the_steps_are_whole() -> None:
+    def add(data: dict[str, Any]) -> None:
+        data["targets"]["spare"] = {"id": "mechanism-spare", "kind": "node", "label": "Spare"}
+
+    assert [(r.rule_id, r.pointer) for r in _edited(add)] == [("reference/unused-target", "/targets/spare")]
+
+
+def test_an_entry_that_misses_a_well_formed_key_is_still_unknown() -> None:
+    def typo(data: dict[str, Any]) -> None:
+        data["scenarios"][0]["steps"][0]["active"][0] = "A0"
+
+    results = _edited(typo)
+    assert [(r.rule_id, r.pointer) for r in results] == [("reference/unknown-target", f"{STEP}/active/0")]
+    assert 'did you mean "a0"?' in results[0].message
+
+
+@pytest.mark.parametrize("typo", ["ao", "a\u200b0", "\u0430" + "0", "A0"])
+def test_a_mistyped_entry_is_one_finding_not_also_an_unused_target(typo: str) -> None:
+    def mistype(data: dict[str, Any]) -> None:
+        data["scenarios"][0]["steps"][0]["active"][0] = typo
+
+    assert [r.rule_id for r in _edited(mistype)] == ["reference/unknown-target"]

@@ -5,7 +5,9 @@ Each entry of a step's ``active`` and ``paths`` and of a scenario's
 existing key, so a typo is one edit away from fixed. A key that only looks
 like an existing one (a Cyrillic ``с`` for a Latin ``c``, a Greek omicron, a
 fullwidth letter, a zero-width space) is named as such, with the code point
-of each odd character.
+of each odd character. An entry is not reported when the target's own key
+is the malformed one (``A0`` in ``targets``, ``a0`` in the steps):
+``schema/violation`` reports that key.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mechlint.document import Document
-from mechlint.lookalike import closest, edit_distance, suggestion
+from mechlint.lookalike import closest, edit_distance, skeleton, suggestion
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import quote, readable_path, scenarios, step_entries, strings, targets
+from mechlint.views import is_key, quote, readable_path, scenarios, step_entries, strings, targets
 
 META = RuleMeta(
     id="reference/unknown-target",
@@ -51,8 +53,10 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
         entries.extend((key, item) for _, key, item in strings(scenario.get("unselected"), pointer + "/unselected"))
     for _, lit in step_entries(document):
         entries.extend((key, item) for _, key, item in lit)
+    # a malformed target key ("A0") that an entry names well-formed ("a0"): schema/violation reports the key
+    misspelt_keys = {skeleton(name).lower() for name in root["targets"] if isinstance(name, str) and not is_key(name)}
     for key, item_pointer in entries:
-        if key not in root["targets"]:
+        if key not in root["targets"] and not (is_key(key) and key in misspelt_keys):
             yield META.finding(
                 item_pointer,
                 f"{readable_path(item_pointer)} names the target {quote(key)}, which is not in targets"

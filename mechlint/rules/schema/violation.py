@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from mechlint.document import Document
 from mechlint.jsonscan import escape_token, pointer_join
-from mechlint.lookalike import closest, explain, odd_characters
+from mechlint.lookalike import closest, explain, odd_characters, skeleton
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import quote, readable_path
+from mechlint.views import is_key, quote, readable_path
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -187,10 +187,13 @@ def describe_error(error: ValidationError) -> Iterator[Finding]:
     if "propertyNames" in error.relative_schema_path and isinstance(error.instance, str):
         key_pointer = pointer_join(pointer, error.instance)
         odd = odd_characters(error.instance)
+        fixed = skeleton(error.instance).lower()
+        hint = f"; did you mean {quote(fixed)}?" if fixed != error.instance and is_key(fixed) else ""
         yield META.finding(
             key_pointer,
             f"the key {quote(error.instance)} in {where} must be {expect or 'a valid key'}"
-            + (f"; it has {', '.join(odd[:3])}" if odd else ""),
+            + (f"; it has {', '.join(odd[:3])}" if odd else "")
+            + hint,
             on_key=True,
         )
     elif kind in ("required", "additionalProperties") and isinstance(error.instance, dict):
