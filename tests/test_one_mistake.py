@@ -215,3 +215,26 @@ def test_a_mistyped_entry_is_one_finding_not_also_an_unused_target(typo: str) ->
         data["scenarios"][0]["steps"][0]["active"][0] = typo
 
     assert [r.rule_id for r in _edited(mistype)] == ["reference/unknown-target"]
+
+
+def test_a_misspelt_state_label_is_one_finding_at_state_labels() -> None:
+    def rename(data: dict[str, Any]) -> None:
+        data["stateLabels"]["stag"] = data["stateLabels"].pop("stage")
+
+    results = _edited(rename)
+    assert [(r.rule_id, r.pointer) for r in results] == [("reference/state-keys", "/stateLabels")]
+    assert 'rename "stag" to "stage"' in results[0].message
+
+
+def test_an_unused_state_label_is_one_finding_at_it() -> None:
+    results = _edited(lambda data: data["stateLabels"].update(extra="Extra"))
+    assert [(r.rule_id, r.pointer) for r in results] == [("reference/state-keys", "/stateLabels/extra")]
+
+
+def test_one_state_object_with_a_typo_is_still_reported_there() -> None:
+    def rename(data: dict[str, Any]) -> None:
+        state = data["scenarios"][0]["steps"][2]["state"]
+        state["stag"] = state.pop("stage")
+
+    results = _edited(rename)
+    assert [(r.rule_id, r.pointer) for r in results] == [("reference/state-keys", "/scenarios/0/steps/2/state")]
