@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from mechlint.bcp47 import Tag, parse
 from mechlint.resources import data_folder
@@ -20,31 +21,53 @@ from mechlint.resources import data_folder
 COMMON_REGION_MISTAKES = {"uk": "GB", "en": "GB"}
 
 
+class Codes:
+    """A set of lower-case codes kept as the one space-separated string the table holds: building a set of
+    the 8,000 language subtags would cost more than the few look-ups a run makes."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: str) -> None:
+        self._text = f" {text} "
+
+    def __contains__(self, code: object) -> bool:
+        return isinstance(code, str) and code.isalnum() and f" {code} " in self._text
+
+
 @dataclass(frozen=True, slots=True)
 class Registry:
     file_date: str
-    subtags: dict[str, frozenset[str]]  # by type: language, extlang, script, region, variant (lower case)
+    subtags: dict[str, Codes]  # by type: language, extlang, script, region, variant (lower case)
     extlang_prefix: dict[str, str]
     deprecated: dict[str, dict[str, str]]  # by type, and "tag" for whole tags: subtag → preferred value or ""
-    tags: frozenset[str]  # grandfathered and redundant tags, lower case
-    names: dict[str, str]  # "english" → "en"
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Single-word English language names → subtag (``"english"`` → ``"en"``), read on first use."""
+        return _names()
+
+
+def _read(name: str) -> Any:
+    with open(data_folder("rules") / "language" / name, encoding="utf-8") as handle:
+        return json.load(handle)
 
 
 @cache
 def registry() -> Registry:
     """The shipped registry table, read once per process."""
-    path = data_folder("rules") / "language" / "subtags.json"
-    with open(path, encoding="utf-8") as handle:
-        raw = json.load(handle)
+    raw = _read("subtags.json")
     kinds = ("language", "extlang", "script", "region", "variant")
     return Registry(
         file_date=str(raw["file-date"]),
-        subtags={kind: frozenset(str(raw[kind]).split()) for kind in kinds},
+        subtags={kind: Codes(str(raw[kind])) for kind in kinds},
         extlang_prefix=dict(raw["extlang-prefix"]),
         deprecated={kind: dict(values) for kind, values in raw["deprecated"].items()},
-        tags=frozenset(str(raw["tags"]).split()),
-        names=dict(raw["names"]),
     )
+
+
+@cache
+def _names() -> dict[str, str]:
+    return dict(_read("names.json"))
 
 
 def unregistered(tag: Tag) -> list[str]:
@@ -65,7 +88,10 @@ def unregistered(tag: Tag) -> list[str]:
     for extlang in tag.extlangs:
         prefix = table.extlang_prefix.get(extlang.lower())
         if prefix is None:
-            found.append(f"the extended language subtag {extlang!r} is not registered")
+            found.append(
+                f"the extended language subtag {extlang!r} is not registered (3 letters after the language are "
+                "read as an extended language; a region is 2 letters or 3 digits, such as US or 419)"
+            )
         elif prefix != language:
             found.append(f"the extended language subtag {extlang!r} belongs after {prefix!r}, not {tag.language!r}")
     for kind, value in (("script", tag.script), ("region", tag.region)):

@@ -8,13 +8,14 @@ Usage::
 ``language-subtag-registry``), or the same records as a JSON array (as the
 ``language-tags`` package ships them in ``data/json/registry.json``).
 ``OUTPUT`` defaults to ``rules/language/subtags.json`` next to this script's
-folder. No network is used: download the registry yourself, or take the copy
-a package ships (``pip download --no-deps language-tags``), then run this.
+folder; the language names go beside it, in ``names.json``. No network is
+used: download the registry yourself, or take the copy a package ships
+(``pip download --no-deps language-tags``), then run this.
 
 The output keeps only what ``a11y/language`` needs, compactly: the subtags of
 each type (ranges such as ``qaa..qtz`` expanded), the prefix of each extended
-language subtag, the preferred value of each deprecated subtag and tag, the
-grandfathered and redundant tags, and a table from single-word English
+language subtag, the preferred value of each deprecated subtag and of each
+deprecated grandfathered or redundant tag, and a table from single-word English
 language names ("english") to their subtag, for suggestions.
 """
 
@@ -82,7 +83,6 @@ def derive(items: Iterable[dict[str, list[str]]]) -> dict[str, Any]:
     subtags: dict[str, set[str]] = {kind: set() for kind in SUBTAG_TYPES}
     extlang_prefix: dict[str, str] = {}
     deprecated: dict[str, dict[str, str]] = {kind: {} for kind in (*SUBTAG_TYPES, "tag")}
-    tags: set[str] = set()
     names: dict[str, set[str]] = {}
     file_date = ""
     for record in items:
@@ -92,7 +92,6 @@ def derive(items: Iterable[dict[str, list[str]]]) -> dict[str, Any]:
         preferred = record.get("Preferred-Value", [""])[0]
         if kind in ("grandfathered", "redundant"):
             tag = record["Tag"][0].lower()
-            tags.add(tag)
             if "Deprecated" in record:
                 deprecated["tag"][tag] = preferred
             continue
@@ -122,7 +121,6 @@ def derive(items: Iterable[dict[str, list[str]]]) -> dict[str, Any]:
         **{kind: " ".join(sorted(values)) for kind, values in subtags.items()},
         "extlang-prefix": dict(sorted(extlang_prefix.items())),
         "deprecated": {kind: dict(sorted(values.items())) for kind, values in deprecated.items()},
-        "tags": " ".join(sorted(tags)),
         "names": dict(sorted(chosen.items())),
     }
 
@@ -143,7 +141,9 @@ def main(argv: list[str]) -> int:
         table = derive(records(text))
     output = Path(argv[1]) if len(argv) == 2 else OUTPUT
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(table, ensure_ascii=True, indent=0, sort_keys=False) + "\n", encoding="utf-8")
+    names = table.pop("names")  # only needed to suggest a tag: a file of its own, read only then
+    output.write_text(json.dumps(table, ensure_ascii=True, indent=0) + "\n", encoding="utf-8")
+    output.with_name("names.json").write_text(json.dumps(names, ensure_ascii=True, indent=0) + "\n", encoding="utf-8")
     print(f"{output}: registry of {table['file-date'] or 'unknown date'}", file=sys.stderr)
     return 0
 
