@@ -238,3 +238,9 @@ def test_one_state_object_with_a_typo_is_still_reported_there() -> None:
 
     results = _edited(rename)
     assert [(r.rule_id, r.pointer) for r in results] == [("reference/state-keys", "/scenarios/0/steps/2/state")]
+
+
+def test_a_slug_with_a_look_alike_hyphen_names_it() -> None:
+    (result,) = _edited(lambda data: data["scenarios"][0].update(id="compatible\u2010hit"))
+    assert result.pointer == "/scenarios/0/id"
+    assert "U+2010 HYPHEN" in result.message

@@ -199,6 +199,11 @@ def describe_error(error: ValidationError) -> Iterator[Finding]:
     elif kind in ("required", "additionalProperties") and isinstance(error.instance, dict):
         yield from _describe_members(pointer, [error])
     elif expect:
-        yield META.finding(pointer, f"{where} must be {expect}; got {quote(error.instance)}")
+        odd = odd_characters(error.instance) if kind == "pattern" and isinstance(error.instance, str) else []
+        yield META.finding(
+            pointer,
+            f"{where} must be {expect}; got {quote(error.instance)}"
+            + (f", which has {', '.join(odd[:3])}" if odd else ""),
+        )
     else:
         yield META.finding(pointer, f"{where} does not satisfy the schema keyword {quote(str(kind))}")
