@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
+from functools import lru_cache
 
 from mechlint.views import quote
 
@@ -43,7 +44,15 @@ _ASCII_LOOK_ALIKE = {frozenset(pair) for pair in ("l1", "i1", "o0", "s5", "b8", 
 def skeleton(text: str) -> str:
     """``text`` as it looks: compatibility forms folded (fullwidth ``ｃ`` → ``c``), invisible characters
     dropped, and Cyrillic and Greek letters that are drawn like Latin ones replaced by them."""
+    return _skeleton_of_key(text) if len(text) <= 64 else _skeleton(text)
+
+
+def _skeleton(text: str) -> str:
     return unicodedata.normalize("NFKC", text.translate(_INVISIBLE)).translate(_LOOKS_LIKE)
+
+
+#: Keys are short and compared many times over: their skeletons are kept.
+_skeleton_of_key = lru_cache(maxsize=4096)(_skeleton)
 
 
 def odd_characters(text: str) -> list[str]:

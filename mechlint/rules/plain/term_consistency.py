@@ -189,7 +189,7 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
         for key, written, size, span in term_uses(passage.text):
             if key in wanted:
                 by_key.setdefault(key, []).append(Use(written, size, passage.pointer, span, passage.text))
-    covered: set[tuple[str, tuple[int, int]]] = set()
+    covered: dict[str, bytearray] = {}  # per string: 1 at each character of a reported variant
     # shorter terms first: "Client Hello" is the mistake, not also "the Client Hello" around it
     for uses in sorted(by_key.values(), key=lambda u: (min(use.size for use in u), len(u[0].written))):
         variants = _variants(uses)
@@ -197,7 +197,9 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             continue
         norm = variants[0]
         for odd in variants[1:]:
-            covered.update((use.pointer, use.span) for use in odd)
+            for use in odd:
+                mask = covered.setdefault(use.pointer, bytearray(len(use.text)))
+                mask[use.span[0] : use.span[1]] = b"\x01" * (use.span[1] - use.span[0])
             yield _finding(odd, norm, tie=len(odd) == len(norm))
 
 
@@ -216,9 +218,9 @@ def _variants(uses: list[Use]) -> list[list[Use]]:
     return sorted(ordered, key=len, reverse=True) if len(ordered) >= 2 else []
 
 
-def _overlaps(use: Use, covered: set[tuple[str, tuple[int, int]]]) -> bool:
-    start, end = use.span
-    return any(pointer == use.pointer and a < end and start < b for pointer, (a, b) in covered)
+def _overlaps(use: Use, covered: dict[str, bytearray]) -> bool:
+    mask = covered.get(use.pointer)
+    return mask is not None and any(mask[use.span[0] : use.span[1]])
 
 
 def _finding(odd: list[Use], norm: list[Use], tie: bool) -> Finding:
