@@ -182,15 +182,15 @@ def list_rules(
 @app.command("rule")
 def show_rule(rule_id: Annotated[str, typer.Argument(help="A rule id such as reference/unknown-target.")]) -> None:
     """Print the full documentation of one rule."""
-    import difflib
-
     from mechlint.docs import rule_markdown
+    from mechlint.lookalike import closest, explain
     from mechlint.registry import rules_by_id
 
     rules = rules_by_id()
     if rule_id not in rules:
-        close = difflib.get_close_matches(rule_id, list(rules), n=1)
-        hint = f"; did you mean {close[0]}?" if close else "; `mechlint rules` lists them"
+        close = closest(rule_id, list(rules))
+        alike = f" ({explain(rule_id, close)})" if close and explain(rule_id, close) else ""
+        hint = f"; did you mean {close}?{alike}" if close else "; `mechlint rules` lists them"
         _error(f"no rule {rule_id!r}{hint}")
         raise typer.Exit(EXIT_USAGE)
     typer.echo(rule_markdown(rules[rule_id]), nl=False)
