@@ -244,3 +244,9 @@ def test_a_slug_with_a_look_alike_hyphen_names_it() -> None:
     (result,) = _edited(lambda data: data["scenarios"][0].update(id="compatible\u2010hit"))
     assert result.pointer == "/scenarios/0/id"
     assert "U+2010 HYPHEN" in result.message
+
+
+def test_a_huge_object_that_is_no_mechanism_is_one_short_finding() -> None:
+    (result,) = _results({f"key{i}": i for i in range(5000)})
+    assert result.pointer == ""
+    assert "4988 more" in result.message and len(result.message) < 1000

@@ -172,8 +172,11 @@ def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _names(names: list[str]) -> str:
-    quoted = [quote(name) for name in names]
+def _names(names: list[str], limit: int = 12) -> str:
+    """``"a", "b" and "c"``; past ``limit`` names, the first ones and how many more."""
+    quoted = [quote(name) for name in names[:limit]]
+    if len(names) > limit:
+        return f"{', '.join(quoted)} and {len(names) - limit} more"
     return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
