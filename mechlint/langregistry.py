@@ -119,8 +119,11 @@ def _likely_language(word: str) -> str:
 
 
 def _repaired(text: str) -> str:
-    """``text`` with the usual slips undone: white space around, ``_`` or spaces for ``-``, doubled hyphens."""
-    joined = re.sub(r"[\s_]+", "-", text.strip())
+    """``text`` with the usual slips undone: white space around, ``_`` or spaces for ``-``, doubled hyphens,
+    look-alike letters (a Cyrillic ``е``, a fullwidth ``ｅ``, a zero-width space) and dashes for hyphens."""
+    from mechlint.lookalike import skeleton
+
+    joined = re.sub(r"[\s_]+", "-", skeleton(text).strip())
     return re.sub(r"-{2,}", "-", joined).strip("-")
 
 

@@ -15,7 +15,8 @@ from functools import lru_cache
 
 from mechlint.views import quote
 
-# Cyrillic and Greek letters drawn like a Latin letter in common fonts (a subset of Unicode's confusables.txt).
+# Cyrillic and Greek letters drawn like a Latin letter, and dashes drawn like a hyphen-minus, in common fonts
+# (a subset of Unicode's confusables.txt).
 # fmt: off
 _LOOKS_LIKE = {
     0x0131: "i", 0x0391: "A", 0x0392: "B", 0x0395: "E", 0x0396: "Z", 0x0397: "H", 0x0399: "I", 0x039A: "K",
@@ -25,6 +26,7 @@ _LOOKS_LIKE = {
     0x041C: "M", 0x041D: "H", 0x041E: "O", 0x0420: "P", 0x0421: "C", 0x0422: "T", 0x0423: "Y", 0x0425: "X",
     0x0430: "a", 0x0435: "e", 0x043A: "k", 0x043E: "o", 0x0440: "p", 0x0441: "c", 0x0443: "y", 0x0445: "x",
     0x0455: "s", 0x0456: "i", 0x0458: "j", 0x04BB: "h", 0x04CF: "l", 0x0501: "d", 0x051B: "q", 0x051D: "w",
+    0x2010: "-", 0x2011: "-", 0x2012: "-", 0x2013: "-", 0x2212: "-",
 }
 # fmt: on
 # Characters that show nothing, or nothing visible, in most fonts.

@@ -244,3 +244,18 @@ def test_current_or_wrong_tags_are_not_called_deprecated(tag: str) -> None:
 def test_a_three_letter_region_is_explained(tag: str) -> None:
     (message,) = _messages(tag)
     assert "a region is 2 letters" in message
+
+
+@pytest.mark.parametrize(
+    ("tag", "code_point", "likely"),
+    [
+        ("\u0435n", "U+0435", "en"),
+        ("\uff45\uff4e-GB", "U+FF45", "en-GB"),
+        ("en\u2010GB", "U+2010", "en-GB"),
+        ("en\u200b", "U+200B", "en"),
+    ],
+)
+def test_a_look_alike_character_in_a_tag_is_named(tag: str, code_point: str, likely: str) -> None:
+    (message,) = _messages(tag)
+    assert code_point in message
+    assert f'did you mean "{likely}"?' in message

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 
 from mechlint.bcp47 import parse
 from mechlint.document import Document
+from mechlint.lookalike import odd_characters
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import as_object, quote
@@ -61,7 +62,9 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
 
     parsed, reason = parse(tag)
     if parsed is None:
-        yield META.finding("/language", f"{quote(tag)} is not a well-formed BCP 47 tag: {reason}; {_advice(tag)}")
+        odd = odd_characters(tag)[:3]
+        has = f"; it has {', '.join(odd)}" if odd else ""
+        yield META.finding("/language", f"{quote(tag)} is not a well-formed BCP 47 tag: {reason}{has}; {_advice(tag)}")
         return
     missing = langregistry.unregistered(parsed)
     if missing:
