@@ -79,7 +79,7 @@ def test_an_odd_spelling_used_twice_is_still_one_finding() -> None:
     results, _ = _lint(["The B-tree splits.", "The Btree grows.", "The B-tree is full.", "The Btree.", "A B-tree."])
     assert len(results) == 1
     assert results[0].pointer == "/scenarios/0/steps/1/description"
-    assert "2 times in all" in results[0].message
+    assert '"Btree" (2 times in this file, first here) is a variant of "B-tree"' in results[0].message
 
 
 def test_on_a_tie_the_spelling_written_later_is_reported() -> None:

@@ -225,12 +225,12 @@ def _overlaps(use: Use, covered: dict[str, bytearray]) -> bool:
 
 def _finding(odd: list[Use], norm: list[Use], tie: bool) -> Finding:
     first = odd[0]
-    times = f", {len(odd)} times in all" if len(odd) > 1 else ""
+    times = f" ({len(odd)} times in this file, first here)" if len(odd) > 1 else ""
     often = "as often" if tie else f"{len(norm)} time{'s' if len(norm) != 1 else ''}"
     tail = "; the spelling written first is taken as the rule" if tie else ""
     return META.finding(
         first.pointer,
-        f"{quote(first.written)} is a variant of {quote(norm[0].written)}, which this file uses {often} "
-        f"(first in {readable_path(norm[0].pointer)}){times}; choose one spelling{tail}",
+        f"{quote(first.written)}{times} is a variant of {quote(norm[0].written)}, which this file uses {often} "
+        f"(first in {readable_path(norm[0].pointer)}); choose one spelling{tail}",
         span=first.span,
     )
