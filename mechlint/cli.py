@@ -194,11 +194,10 @@ def show_rule(
     config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
 ) -> None:
     """Print the full documentation of one rule, built-in or from the configuration (an invariant)."""
-    import difflib
-
     from mechlint.config import load_config
     from mechlint.docs import rule_markdown
     from mechlint.errors import ConfigError
+    from mechlint.lookalike import closest, explain
     from mechlint.registry import rules_by_id
 
     rules = rules_by_id()
@@ -209,8 +208,9 @@ def show_rule(
             _error(f"{error} [mechlint/invalid-config]")
             raise typer.Exit(EXIT_USAGE) from None
     if rule_id not in rules:
-        close = difflib.get_close_matches(rule_id, list(rules), n=1)
-        hint = f"; did you mean {close[0]}?" if close else "; `mechlint rules` lists them"
+        close = closest(rule_id, list(rules))
+        alike = f" ({explain(rule_id, close)})" if close and explain(rule_id, close) else ""
+        hint = f"; did you mean {close}?{alike}" if close else "; `mechlint rules` lists them"
         _error(f"no rule {rule_id!r}{hint}")
         raise typer.Exit(EXIT_USAGE)
     typer.echo(rule_markdown(rules[rule_id]), nl=False)

@@ -131,6 +131,13 @@ def _matches(rule_id: str, selectors: Iterable[str]) -> bool:
     return any(s in ("ALL", rule_id, family) for s in selectors)
 
 
+def _suggestion(name: str, candidates: list[str]) -> str:
+    """`` (did you mean "x"?)``, naming any look-alike character, or nothing."""
+    from mechlint.lookalike import suggestion
+
+    return suggestion(name, candidates)
+
+
 def _check_selectors(
     values: list[Any], key: str, path: Path | None, known: Mapping[str, Rule], line: int | None = None
 ) -> list[str]:
@@ -140,7 +147,8 @@ def _check_selectors(
             raise ConfigError(f"{key} must be a list of rule ids or families; got {value!r}", path, line)
         if value != "ALL" and value not in known and value.rstrip("/") not in families:
             raise ConfigError(
-                f"{key} names {value!r}, which is neither a rule id nor a family "
+                f"{key} names {value!r}, which is neither a rule id nor a family"
+                f"{_suggestion(value, [*known, *families])} "
                 f"(families: {', '.join(sorted(families))}; `mechlint rules` lists the ids)",
                 path,
                 line,
@@ -211,7 +219,11 @@ def _from_table(table: Any, path: Path, text: str, prefix: str) -> Config:
     known = {**rules_by_id(), **{rule.meta.id: rule for rule in extra}}
     for key, value in table.items():
         if key not in _TOP_LEVEL_KEYS:
-            raise fail(key, f"unknown key; known keys are {', '.join(sorted(_TOP_LEVEL_KEYS))}")
+            raise fail(
+                key,
+                f"unknown key{_suggestion(key, list(_TOP_LEVEL_KEYS))}; "
+                f"known keys are {', '.join(sorted(_TOP_LEVEL_KEYS))}",
+            )
         expected = _TOP_LEVEL_KEYS[key]
         if key == "invariants":
             continue
@@ -286,7 +298,7 @@ def _rule_tables(
     for rule_id, settings in value.items():
         key = f'rules."{rule_id}"'
         if rule_id not in known:
-            raise fail(key, "unknown rule id; `mechlint rules` lists them")
+            raise fail(key, f"unknown rule id{_suggestion(rule_id, list(known))}; `mechlint rules` lists them")
         if not isinstance(settings, dict):
             raise fail(key, "expected a table with level and the rule's options")
         meta = known[rule_id].meta

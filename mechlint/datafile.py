@@ -53,12 +53,11 @@ def check_schema(data: Any, schema_name: str, path: Path, text: str) -> None:
     from jsonschema import Draft202012Validator
 
     from mechlint.resources import schema
-    from mechlint.rules.schema.violation import describe_error
+    from mechlint.rules.schema.violation import describe_errors
 
     validator = Draft202012Validator(schema(schema_name))
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    for error in errors:
-        for finding in describe_error(error):
-            problem = finding.message.replace("the document", "the file")
-            key = re.search(r"\"([^\"]+)\"", problem)
-            raise ConfigError(problem, path, line_of(text, key.group(1)) if key else None)
+    for finding in describe_errors(errors):
+        problem = finding.message.replace("the document", "the file")
+        key = re.search(r"\"([^\"]+)\"", problem)
+        raise ConfigError(problem, path, line_of(text, key.group(1)) if key else None)

@@ -16,6 +16,7 @@ from mechlint.rules.a11y import (
     flash_rate,
     label_missing,
     language,
+    language_deprecated,
     reading_time,
 )
 from mechlint.rules.mechlint import internal_error, invalid_config, unreadable_file, unused_suppression
@@ -77,6 +78,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     label_missing,
     reading_time,
     language,
+    language_deprecated,
     flash_rate,
     sentence_length,
     word_choice,

@@ -130,3 +130,35 @@ def readable_path(pointer: str) -> str:
         else:
             out += f"[{quote(token)}]"
     return out
+
+
+def is_key(name: str) -> bool:
+    """Whether ``name`` is a well-formed target or state key (the schema's ``key``: ``a0``, ``store-1``)."""
+    return name[:1].isascii() and name[:1].islower() and all(c in _KEY_CHARACTERS for c in name[1:])
+
+
+_KEY_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def steps_are_whole(data: Any) -> bool:
+    """Whether every scenario has a list of steps, and every step lists its targets as arrays of strings.
+
+    When not, the schema reports the broken part, and a verdict about which
+    targets the steps use would be a guess.
+    """
+    root = as_object(data) or {}
+    all_scenarios = root.get("scenarios")
+    if not isinstance(all_scenarios, list) or not all_scenarios:
+        return False
+    for scenario in all_scenarios:
+        step_list = scenario.get("steps") if isinstance(scenario, dict) else None
+        if not isinstance(step_list, list) or not step_list:
+            return False
+        for step in step_list:
+            if not isinstance(step, dict):
+                return False
+            for field_name in ("active", "paths"):
+                value = step.get(field_name, [])
+                if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                    return False
+    return True

@@ -1,19 +1,34 @@
-"""Reports a ``language`` that is not a well-formed BCP 47 tag.
+"""Reports a ``language`` that is not a well-formed BCP 47 tag, or names subtags IANA has not registered.
 
 Screen readers choose their voice and pronunciation from the language tag.
 The tag is checked against the grammar of RFC 5646 by a real parser
 (language, extended language, script, region, variants, extensions, private
 use, and the grandfathered tags), not by a pattern for two letters; a
-repeated variant or extension is refused too. Whether a subtag is registered
-with IANA is not checked.
+repeated variant or extension is refused too. Only the singleton ``x``
+starts private use: ``xh`` (Xhosa) is a language.
+
+A well-formed tag is then checked against the IANA Language Subtag Registry
+(a copy ships with mechlint; ``scripts/refresh_language_subtags.py``
+refreshes it): each language, extended language, script, region and variant
+subtag must be registered, and an extended language must follow its
+registered prefix (``zh-yue``, not ``en-yue``). A language subtag of 5 to 8
+letters ("english") is well-formed, but none is registered. Extension and
+private-use subtags are not checked. Case carries no meaning (``EN-us`` is
+valid), and deprecated subtags are registered (``iw``): neither is reported
+here (``a11y/language-deprecated`` warns about the second).
+
+The message suggests the likely tag when there is one: ``en_US`` → ``en-US``,
+``english`` → ``en``, ``en-UK`` → ``en-GB``, ``iw_IL`` → ``he-IL``, in the
+case the RFC recommends.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mechlint.bcp47 import problem
+from mechlint.bcp47 import parse
 from mechlint.document import Document
+from mechlint.lookalike import odd_characters
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import as_object, quote
@@ -21,7 +36,7 @@ from mechlint.views import as_object, quote
 META = RuleMeta(
     id="a11y/language",
     level=Level.ERROR,
-    summary="`language` is not a well-formed BCP 47 language tag.",
+    summary="`language` is not a well-formed BCP 47 language tag, or names subtags IANA has not registered.",
     why=(
         "Assistive technology reads text with the rules of its language; a broken tag makes it guess "
         "(WCAG 2.2, 3.1.1 Language of Page; BCP 47 / RFC 5646)."
@@ -29,7 +44,9 @@ META = RuleMeta(
     location="`/language`",
     examples=(
         Example(fires=True, where="/language", json='"en_GB"', note="subtags are separated by hyphens"),
-        Example(fires=True, where="/language", json='"english"'),
+        Example(fires=True, where="/language", json='"english"', note="well-formed, but not registered: en"),
+        Example(fires=True, where="/language", json='"en-UK"', note="the region is GB"),
+        Example(fires=False, where="/language", json='"xh-ZA"', note="Xhosa; only x- alone starts private use"),
         Example(fires=False, where="/language", json='"en-GB"'),
         Example(fires=False, where="/language", json='"zh-Hant-TW"'),
     ),
@@ -41,9 +58,25 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     tag = (as_object(document.data) or {}).get("language")
     if not isinstance(tag, str):
         return
-    reason = problem(tag)
-    if reason is not None:
+    from mechlint import langregistry  # the registry is read only by a run that checks a tag
+
+    parsed, reason = parse(tag)
+    if parsed is None:
+        odd = odd_characters(tag)[:3]
+        has = f"; it has {', '.join(odd)}" if odd else ""
+        yield META.finding("/language", f"{quote(tag)} is not a well-formed BCP 47 tag: {reason}{has}; {_advice(tag)}")
+        return
+    missing = langregistry.unregistered(parsed)
+    if missing:
         yield META.finding(
             "/language",
-            f"{quote(tag)} is not a well-formed BCP 47 tag: {reason}; write a tag such as en, en-GB or de",
+            f"{quote(tag)} names subtags the IANA Language Subtag Registry does not have: "
+            f"{'; '.join(missing)}; {_advice(tag)}",
         )
+
+
+def _advice(tag: str) -> str:
+    from mechlint import langregistry
+
+    likely = langregistry.likely(tag)
+    return f"did you mean {quote(likely)}?" if likely else "write a registered tag such as en, en-GB or de"

@@ -7,9 +7,14 @@ variants: "KV" and "K/V", "cache key" and "cache-key". A capital only at the
 start of a word (because a sentence or a heading starts there) is no
 variant: "Request B" and "request A" use the same word. Phrases made with
 function words ("in to" and "into") are left alone, and so are numbers.
-Target and state labels count too. The finding points at the first use of
-the second variant, and the message names each variant and where it first
-appears.
+Target and state labels count too.
+
+The spelling the file uses most is taken as the rule; each other spelling is
+one finding, at its first use, quoting the file's own text ("Client Hello"
+once beside "ClientHello" three times: one finding, at "Client Hello"). On a
+tie, the spelling written first is the rule and the later one is reported.
+A longer phrase around a reported variant ("the Client Hello") is not
+reported again.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ META = RuleMeta(
         "A reader cannot know that two spellings mean one thing; Simplified Technical English asks for one "
         "term for one thing. Variants also break search."
     ),
-    location="the first use of the second variant, narrowed to it",
+    location="the first use of the less used spelling (on a tie, of the one written later), narrowed to it",
     examples=(
         Example(fires=True, where="/caption", json='"The cache-key check comes first. Then the cache key matches."'),
         Example(fires=False, where="/caption", json='"Request B waits. The key of request B matches."'),
@@ -57,6 +62,12 @@ class Use:
     size: int
     pointer: str
     span: tuple[int, int]
+    text: str
+
+    @property
+    def written(self) -> str:
+        """The use as the file writes it."""
+        return self.text[self.span[0] : self.span[1]]
 
 
 def fold(token: str) -> str:
@@ -175,33 +186,51 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     for passage in passages:
         if not _may_use(passage.text, wanted):
             continue
-        pointer = passage.pointer
         for key, written, size, span in term_uses(passage.text):
-            if key not in wanted:
-                continue
-            uses = by_key.get(key)
-            if uses is None:
-                by_key[key] = [Use(written, size, pointer, span)]
-            elif uses[0].surface != written or uses[0].size != size or len(uses) > 1:
-                uses.append(Use(written, size, pointer, span))
-    for uses in by_key.values():
-        if len(uses) < 2:
+            if key in wanted:
+                by_key.setdefault(key, []).append(Use(written, size, passage.pointer, span, passage.text))
+    covered: dict[str, bytearray] = {}  # per string: 1 at each character of a reported variant
+    # shorter terms first: "Client Hello" is the mistake, not also "the Client Hello" around it
+    for uses in sorted(by_key.values(), key=lambda u: (min(use.size for use in u), len(u[0].written))):
+        variants = _variants(uses)
+        if len(variants) < 2 or any(_overlaps(use, covered) for use in uses):
             continue
-        single = {use.surface for use in uses if use.size == 1}
-        sizes = {use.size for use in uses}
-        if len(single) < 2 and len(sizes) < 2:
-            continue
-        first: dict[str, Use] = {}
-        for use in uses:
-            if len(sizes) >= 2 or use.size == 1:
-                first.setdefault(use.surface, use)
-        if len(first) < 2:
-            continue
-        variants = list(first.values())
-        named = ", ".join(f"{quote(v.surface)} (first in {readable_path(v.pointer)})" for v in variants)
-        second = variants[1]
-        yield META.finding(
-            second.pointer,
-            f"one term is written {len(variants)} ways: {named}; choose one spelling",
-            span=second.span,
-        )
+        norm = variants[0]
+        for odd in variants[1:]:
+            for use in odd:
+                mask = covered.setdefault(use.pointer, bytearray(len(use.text)))
+                mask[use.span[0] : use.span[1]] = b"\x01" * (use.span[1] - use.span[0])
+            yield _finding(odd, norm, tie=len(odd) == len(norm))
+
+
+def _variants(uses: list[Use]) -> list[list[Use]]:
+    """The uses of one key grouped by spelling, the most used spelling first (the first written on a tie);
+    empty when the spellings differ only in ways that are no variant."""
+    single = {use.surface for use in uses if use.size == 1}
+    sizes = {use.size for use in uses}
+    if len(single) < 2 and len(sizes) < 2:
+        return []
+    groups: dict[tuple[str, int], list[Use]] = {}
+    for use in uses:
+        if len(sizes) >= 2 or use.size == 1:
+            groups.setdefault((use.surface, use.size), []).append(use)
+    ordered = list(groups.values())  # in order of first use
+    return sorted(ordered, key=len, reverse=True) if len(ordered) >= 2 else []
+
+
+def _overlaps(use: Use, covered: dict[str, bytearray]) -> bool:
+    mask = covered.get(use.pointer)
+    return mask is not None and any(mask[use.span[0] : use.span[1]])
+
+
+def _finding(odd: list[Use], norm: list[Use], tie: bool) -> Finding:
+    first = odd[0]
+    times = f" ({len(odd)} times in this file, first here)" if len(odd) > 1 else ""
+    often = "as often" if tie else f"{len(norm)} time{'s' if len(norm) != 1 else ''}"
+    tail = "; the spelling written first is taken as the rule" if tie else ""
+    return META.finding(
+        first.pointer,
+        f"{quote(first.written)}{times} is a variant of {quote(norm[0].written)}, which this file uses {often} "
+        f"(first in {readable_path(norm[0].pointer)}); choose one spelling{tail}",
+        span=first.span,
+    )

@@ -2,7 +2,9 @@
 
 The rendered illustration finds a target's element by its DOM id. By
 convention the id is ``mechanism-`` plus the target's key, so that the key
-and the element can never drift apart. The prefix is an option.
+and the element can never drift apart. The prefix is an option. A malformed
+key whose well-formed spelling the id follows (``A0`` with the id
+``mechanism-a0``) is left to ``schema/violation``, which reports the key.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from collections.abc import Iterator
 
 from mechlint.document import Document
 from mechlint.jsonscan import pointer_join
+from mechlint.lookalike import explain, skeleton
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
-from mechlint.views import quote, targets
+from mechlint.views import is_key, quote, targets
 
 META = RuleMeta(
     id="reference/id-mismatch",
@@ -34,8 +37,11 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     for key, target in targets(document.data).items():
         target_id = target.get("id")
         if isinstance(target_id, str) and target_id != prefix + key:
+            if not is_key(key) and target_id == prefix + skeleton(key).lower():
+                continue  # the key is the malformed one ("A0"): schema/violation reports it
             pointer = pointer_join(pointer_join("/targets", key), "id")
             yield META.finding(
                 pointer,
-                f"the target {quote(key)} has the id {quote(target_id)}; expected {quote(prefix + key)}",
+                f"the target {quote(key)} has the id {quote(target_id)}; expected {quote(prefix + key)}"
+                + (f" ({alike})" if (alike := explain(target_id, prefix + key)) else ""),
             )

@@ -14,6 +14,7 @@ from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import quote, readable_path, step_entries, target_kind, targets
 
 EXPECTED = {"active": "node", "paths": "edge"}
+ARTICLE = {"node": "a", "edge": "an"}
 
 META = RuleMeta(
     id="reference/kind-mismatch",
@@ -34,10 +35,10 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
         for field_name, key, item_pointer in lit:
             kind = target_kind(known[key]) if key in known else None
             expected = EXPECTED[field_name]
-            if kind in EXPECTED.values() and kind != expected:
+            if kind in ARTICLE and kind != expected:
                 other = "paths" if field_name == "active" else "active"
                 yield META.finding(
                     item_pointer,
-                    f"{readable_path(item_pointer)} names {quote(key)}, which is an {kind}; "
+                    f"{readable_path(item_pointer)} names {quote(key)}, which is {ARTICLE[kind]} {kind}; "
                     f"{field_name} takes {expected}s, so move it to {other}",
                 )

@@ -3,6 +3,10 @@
 ``initial`` and every step's ``state`` fill the state panel beside the
 diagram, one row per key of ``stateLabels``. An extra key is never shown, and
 a missing key leaves its row showing the previous step's value.
+
+A mistake in ``stateLabels`` itself (a label that no state object has, or a
+key that every state object has and ``stateLabels`` lacks) is one finding at
+``stateLabels``, not one per state object.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from collections.abc import Iterator
 
 from mechlint.document import Document
 from mechlint.jsonscan import pointer_join
+from mechlint.lookalike import closest, suggestion
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import as_object, quote, readable_path, scenarios, steps
@@ -20,7 +25,7 @@ META = RuleMeta(
     level=Level.ERROR,
     summary="`initial` or a step's `state` has keys other than those of `stateLabels`, or lacks one.",
     why="The state panel shows one row per state label; other keys are never shown and missing ones show stale text.",
-    location="the state object",
+    location="the state object; `stateLabels` when the mistake is there",
     examples=(
         Example(fires=True, where="/scenarios/0/steps/0/state", json='{"stage": "A prefills the prefix"}'),
         Example(
@@ -46,19 +51,45 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
         objects.append((pointer_join(pointer, "initial"), scenario.get("initial")))
         for _, step, step_pointer in steps(scenario, pointer):
             objects.append((pointer_join(step_pointer, "state"), step.get("state")))
-    for pointer, state in objects:
-        if not isinstance(state, dict):
-            continue
-        extra = [key for key in state if key not in labels]
-        missing = [key for key in expected if key not in state]
+    states = [(pointer, state) for pointer, state in objects if isinstance(state, dict)]
+    # a mistake in stateLabels itself shows in every state object: it is one finding, at stateLabels
+    unused = [key for key in expected if states and not any(key in state for _, state in states)]
+    unlabelled = (
+        [key for key in states[0][1] if key not in labels and all(key in s for _, s in states)] if states else []
+    )
+    if len(states) >= 2 and (unused or unlabelled):
+        yield _at_labels(unused, unlabelled, len(states))
+    else:
+        unused, unlabelled = [], []
+    for pointer, state in states:
+        extra = [key for key in state if key not in labels and key not in unlabelled]
+        missing = [key for key in expected if key not in state and key not in unused]
         problems = []
         if missing:
             problems.append(f"lacks {_names(missing)}")
         if extra:
             problems.append(f"has {_names(extra)}, which stateLabels does not define")
+        hints = [f"{quote(key)}{suggestion(key, missing)}" for key in extra if missing and closest(key, missing)]
         if problems:
             yield META.finding(
                 pointer,
                 f"{readable_path(pointer)} {' and '.join(problems)}; "
-                f"its keys must be exactly those of stateLabels ({_names(expected)})",
+                f"its keys must be exactly those of stateLabels ({_names(expected)})"
+                + (f"; {', '.join(hints)}" if hints else ""),
             )
+
+
+def _at_labels(unused: list[str], unlabelled: list[str], count: int) -> Finding:
+    parts = []
+    if unused:
+        parts.append(f"defines {_names(unused)}, which none of the {count} state objects has")
+    if unlabelled:
+        parts.append(f"lacks {_names(unlabelled)}, which all {count} state objects have")
+    renames = [(key, closest(key, unlabelled)) for key in unused]
+    advice = ", ".join(f"rename {quote(key)} to {quote(meant)}" for key, meant in renames if meant is not None)
+    pointer = pointer_join("/stateLabels", unused[0]) if len(unused) == 1 and not unlabelled else "/stateLabels"
+    return META.finding(
+        pointer,
+        f"stateLabels {' and '.join(parts)}; {advice or 'change stateLabels to match the states'}",
+        on_key=pointer != "/stateLabels",
+    )
