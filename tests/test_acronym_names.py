@@ -47,6 +47,11 @@ def _found(caption: str, states: dict[str, str] | None = None) -> list[tuple[str
         "The connection is OPEN, then IDLE, then DONE.",
         "The `FOOBAR` field is code.",
         "Request A waits; B goes on.",
+        "TCP/IP carries it, and RFC 9293 says how.",
+        "A Type II error, in Phase III.",
+        "SYN stands for synchronize. ACK is short for acknowledgment. The SYN-ACK follows.",
+        "The RST, short for reset, ends it.",
+        "The ACKs arrive, one for each SYN (synchronize) and ACK (acknowledgment).",
     ],
 )
 def test_names_and_defined_compounds_are_not_reported(caption: str) -> None:
@@ -74,6 +79,11 @@ def test_a_state_name_must_be_the_whole_value() -> None:
         ("The CNAME points to the host.", ["CNAME"]),
         ("The TLS-PSK mode is used.", ["PSK"]),
         ("The key is NEAR.", ["NEAR"]),
+        ("The PSK (see below) is used.", ["PSK"]),
+        ("The PSK (old) is used.", ["PSK"]),
+        ("The PSK means that the key is shared.", ["PSK"]),
+        ("The MX record is used.", ["MX"]),
+        ("The TTFT is short for B.", ["TTFT"]),
     ],
 )
 def test_undefined_acronyms_are_still_reported(caption: str, reported: list[str]) -> None:

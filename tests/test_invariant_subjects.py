@@ -230,6 +230,11 @@ COMPARES = [
     "The resolver checks its cache for the name.",
     "The hashes match.",
     "KEYS MATCH",
+    "The server finds the PSK identity in its ticket store, and the binder matches.",
+    "The cache entry matches the request.",
+    "The name matches a cached record.",
+    "The resolver searches the table for the name and finds it.",
+    "The ticket matches.",
 ]
 
 NOT_COMPARES = [
@@ -261,6 +266,10 @@ NOT_COMPARES = [
     "The answer is stored in the cache.",
     "The collector marks every reachable object.",
     "The key is stored. The tail matches.",
+    "The answer is written to the table.",
+    "The collector finds every live object in the heap.",
+    "The ticket is stored.",
+    "The record is added to the zone.",
 ]
 
 

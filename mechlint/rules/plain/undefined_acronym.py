@@ -3,14 +3,16 @@
 An acronym is a word of two to five capital letters, optionally with digits,
 ``/``, ``&`` or ``-`` (``TTFT``, ``K/V``, ``FP16``, ``UTF-8``), and an
 optional plural "s". It counts as defined when the file's prose anywhere has
-"words (ABC)" or "ABC (words)" (one word is enough when it starts with the
-acronym's first letter: "ACK (acknowledgment)"). ``K/V`` and ``KV`` are the
+"words (ABC)", "ABC (words)" (where a word in the parentheses starts with
+the acronym's first letter: "ACK (acknowledgment)", not "PSK (see below)"), or
+"ABC stands for words" ("is short for"). ``K/V`` and ``KV`` are the
 same acronym. Each undefined acronym is reported once, where it first
 appears.
 
 Not every word in capitals is an acronym:
 
-- A single capital ("request A") is a name.
+- A single capital ("request A") is a name, and a Roman numeral ("Type II",
+  "Phase XIV") is a number.
 - A word of six or more capitals (``LISTEN``, ``CLOSED``, ``ESTABLISHED``,
   ``NXDOMAIN``, ``FOLLOWER``) is a name, and so is a word joined with ``_``
   (``SYN_SENT``, ``TIME_WAIT``).
@@ -88,6 +90,10 @@ MAX_CAPITALS = 5
 STATE_NAME = re.compile(r"\s*([A-Z]{4,5})\s*")
 _STATE_VALUE = re.compile(r"/(?:initial|state)/[^/]+$")
 _PART = re.compile(r"[A-Z0-9]+")
+#: "SYN stands for synchronize", "SYN, short for synchronize,", "SYN is short for synchronize".
+STANDS_FOR = re.compile(r"s?,?\s+(?:stands for|is short for|short for)\s+(?:(?:the|a|an)\s+)?([A-Za-z])")
+#: A Roman numeral of two or more letters (Type II, Phase III): a number, not an acronym.
+ROMAN = re.compile(r"X{0,3}(?:IX|IV|V?I{0,3})")
 
 
 def _capitals(word: str) -> int:
@@ -105,7 +111,7 @@ def _acronyms(text: str) -> Iterator[tuple[int, int, str]]:
     code = code_spans(text)
     for match in ACRONYM.finditer(text):
         word = match.group(1)
-        if _capitals(word) < 2 or any(low <= match.start() < high for low, high in code):
+        if _capitals(word) < 2 or ROMAN.fullmatch(word) or any(low <= match.start() < high for low, high in code):
             continue
         capitals = [_capitals(part) for part in _PART.findall(word)]
         if max(capitals) > MAX_CAPITALS and not any(2 <= count <= MAX_CAPITALS for count in capitals):
@@ -115,10 +121,17 @@ def _acronyms(text: str) -> Iterator[tuple[int, int, str]]:
 
 def _expands(word: str, inside: str) -> bool:
     """Whether ``inside`` (the text in the parentheses after ``word``) reads as its expansion."""
-    if re.match(r"\s*[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z-]+)+", inside):
-        return True  # two words or more
-    single = re.match(r"\s*([A-Za-z][A-Za-z-]*)\s*\)", inside)
-    return single is not None and ("-" in single.group(1) or single.group(1)[0].lower() == word[0].lower())
+    words = re.match(r"\s*([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z-]+)*)\s*\)", inside)
+    if words is None:
+        return False
+    # "(time to first token)", "(acknowledgment)", "(pre-shared key)"; not "(see below)"
+    return any(part[0].lower() == word[0].lower() for part in re.split(r"[\s-]+", words.group(1)) if part)
+
+
+def _stands_for(word: str, text: str, end: int) -> bool:
+    """Whether "stands for" and a word with the acronym's first letter follow (not "TTFT is short for B")."""
+    match = STANDS_FOR.match(text, end)
+    return match is not None and match.group(1).lower() == word[0].lower()
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -128,8 +141,14 @@ def definitions(text: str) -> frozenset[str]:
         before = text[:start].rstrip()
         after = text[end:].lstrip()
         if (
-            before.endswith("(") and text[end:].lstrip().startswith(")") and re.search(r"[A-Za-z]{2,}\W*$", before[:-1])
-        ) or (after.startswith("(") and _expands(word, after[1:])):
+            (
+                before.endswith("(")
+                and text[end:].lstrip().startswith(")")
+                and re.search(r"[A-Za-z]{2,}\W*$", before[:-1])
+            )
+            or (after.startswith("(") and _expands(word, after[1:]))
+            or _stands_for(word, text, end)
+        ):
             found.add(acronym_key(word))
     return frozenset(found)
 
