@@ -21,7 +21,7 @@ from mechlint.config import Config
 from mechlint.errors import ConfigError
 from mechlint.invariants.formula import KEYWORDS, FormulaError, parse, show
 from mechlint.invariants.loader import builtin_rules, load_file
-from mechlint.invariants.monitor import evaluate, step_view
+from mechlint.invariants.monitor import Targets, evaluate, step_view
 from mechlint.resources import data_folder, schema
 
 from .conftest import SEED
@@ -140,14 +140,15 @@ def test_the_seed_still_passes(tmp_path: Path, seed_data: dict[str, Any]) -> Non
 def test_target_atom(formula: str, targets: dict[str, str], holds: bool) -> None:
     node = parse(formula)
     steps = [step_view({}), step_view({})]
-    assert evaluate(node, steps, {}, targets=targets)[id(node)] == [holds, holds]
+    assert evaluate(node, steps, {}, targets=Targets.of(targets))[id(node)] == [holds, holds]
 
 
 def test_target_placeholder_takes_the_formulas_value() -> None:
     node = parse('target("store{n}", "edge")')
     steps = [step_view({})]
-    assert evaluate(node, steps, {"n": "0"}, targets={"store0": "edge"})[id(node)] == [True]
-    assert evaluate(node, steps, {"n": "1"}, targets={"store0": "edge"})[id(node)] == [False]
+    targets = Targets.of({"store0": "edge"})
+    assert evaluate(node, steps, {"n": "0"}, targets=targets)[id(node)] == [True]
+    assert evaluate(node, steps, {"n": "1"}, targets=targets)[id(node)] == [False]
 
 
 @pytest.mark.parametrize(

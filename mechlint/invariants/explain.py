@@ -62,7 +62,11 @@ class _Explainer:
         if node.op in ("path", "active") and self.held(node, index):
             keys = step.paths if node.op == "path" else step.active
             pattern = atom_keys(node, self.binding)
-            matched = sorted(k for k in keys if glob_pattern(pattern).match(k)) or [pattern]
+            if any(c in pattern for c in "*?{"):
+                match = glob_pattern(pattern).match
+                matched = sorted(k for k in keys if match(k)) or [pattern]
+            else:  # every placeholder bound: one key, no scan of the step's keys
+                matched = [pattern]
             verb_text = "animated" if node.op == "path" else "lit"
             return f"{', '.join(matched)} is {verb_text} in {self.label(index)}"
         return f"{self.label(index)} {self.verb(node)}"

@@ -13,7 +13,7 @@ from mechlint.document import Document
 from mechlint.errors import ConfigError
 from mechlint.invariants.explain import explain
 from mechlint.invariants.formula import FormulaError, Node, parse
-from mechlint.invariants.monitor import candidate_bindings, evaluate, step_view
+from mechlint.invariants.monitor import Targets, candidate_bindings, evaluate, step_view
 from mechlint.model import Finding, Level, TraceStep
 from mechlint.rules import Example, Rule, RuleContext, RuleMeta
 from mechlint.views import quote, scenarios, steps, target_kind, targets
@@ -96,7 +96,7 @@ def load_file(path: Path) -> list[Invariant]:
 def _check(invariant: Invariant) -> Any:
     def check(document: Document, context: RuleContext) -> Iterator[Finding]:
         found = targets(document.data)
-        kinds = {key: target_kind(target) or "" for key, target in found.items()}
+        kinds = Targets.of({key: target_kind(target) or "" for key, target in found.items()})
         for index, scenario, pointer in scenarios(document.data):
             name = scenario.get("id")
             label = f"scenario {quote(name)}" if isinstance(name, str) and name else f"scenarios[{index}]"
@@ -106,7 +106,7 @@ def _check(invariant: Invariant) -> Any:
 
 
 def _check_scenario(
-    invariant: Invariant, items: list[tuple[int, dict[str, Any], str]], kinds: Mapping[str, str], scenario: str
+    invariant: Invariant, items: list[tuple[int, dict[str, Any], str]], kinds: Targets, scenario: str
 ) -> Iterator[Finding]:
     """Check one scenario, once for each binding of the placeholders where ``applies`` holds at some step.
 
@@ -117,7 +117,7 @@ def _check_scenario(
     if not views:
         return
     numbers = [number for number, _, _ in items]
-    keys = set(kinds).union(*(view.active | view.paths for view in views))
+    keys = set(kinds.keys).union(*(view.active | view.paths for view in views))
     shared: dict[int, list[bool]] = {}
     applies_shared: dict[int, list[bool]] = {}
     for binding in candidate_bindings(invariant.formula, keys):

@@ -22,8 +22,28 @@ from mechlint.saferegex import compile_pattern
 
 MAX_TEXT = 10_000  # characters of one step's text that a regex sees
 MAX_BINDINGS = 10_000
-#: The file's targets, key to kind, for the ``target`` atom (a kind that is not a string is ``""``).
-NO_TARGETS: Mapping[str, str] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """The file's target keys, all and by kind, for the ``target`` atom; built once per file."""
+
+    keys: frozenset[str] = frozenset()
+    by_kind: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, kinds: Mapping[str, str]) -> Targets:
+        """From key to kind (a kind that is not a string is ``""``)."""
+        grouped: dict[str, set[str]] = {}
+        for key, kind in kinds.items():
+            grouped.setdefault(kind, set()).add(key)
+        return cls(frozenset(kinds), {kind: frozenset(keys) for kind, keys in grouped.items()})
+
+    def having(self, kind: str | None) -> frozenset[str]:
+        return self.keys if kind is None else self.by_kind.get(kind, frozenset())
+
+
+NO_TARGETS = Targets()
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,15 +83,14 @@ def _keys_column(node: Node, sets: list[frozenset[str]], binding: Mapping[str, s
     return [any(len(key) <= MAX_KEY and match(key) for key in keys) for keys in sets]
 
 
-def has_target(node: Node, targets: Mapping[str, str], binding: Mapping[str, str]) -> bool:
+def has_target(node: Node, targets: Targets, binding: Mapping[str, str]) -> bool:
     """Whether the file has a target whose key matches ``target(glob)`` (and whose kind is ``target(glob, kind)``)."""
     kind = node.values[1] if len(node.values) > 1 else None
-    keys = [key for key, found in targets.items() if kind is None or found == kind]
-    return _keys_column(node, [frozenset(keys)], binding)[0]
+    return _keys_column(node, [targets.having(kind)], binding)[0]
 
 
 def atom_column(
-    node: Node, steps: list[StepView], binding: Mapping[str, str], targets: Mapping[str, str] = NO_TARGETS
+    node: Node, steps: list[StepView], binding: Mapping[str, str], targets: Targets = NO_TARGETS
 ) -> list[bool]:
     if node.op == "target":
         return [has_target(node, targets, binding)] * len(steps)
@@ -140,11 +159,11 @@ def evaluate(
     steps: list[StepView],
     binding: Mapping[str, str],
     shared: dict[int, list[bool]] | None = None,
-    targets: Mapping[str, str] = NO_TARGETS,
+    targets: Targets = NO_TARGETS,
 ) -> dict[int, list[bool]]:
     """The value of every subformula at every step, keyed by ``id(node)``.
 
-    ``targets`` are the file's targets (key to kind), which the ``target`` atom looks at.
+    ``targets`` are the file's targets, which the ``target`` atom looks at.
 
     ``shared`` (optional) keeps the columns that do not depend on the binding
     between calls over the same ``steps``, so each is computed once.
