@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from mechlint import lint
-from mechlint.config import Config
+from mechlint.config import Config, load_config
 from mechlint.errors import ConfigError
 from mechlint.invariants.formula import KEYWORDS, FormulaError, parse, show
 from mechlint.invariants.loader import builtin_rules, load_file
@@ -335,3 +335,19 @@ def test_trace_lines_number_steps_as_pointers_do(tmp_path: Path) -> None:
     for step in result.trace:
         index = step.pointer.rsplit("/", 1)[1]
         assert f"steps[{index}]" in step.message
+
+
+def test_a_missing_target_is_said_plainly(tmp_path: Path) -> None:
+    (tmp_path / "mine.toml").write_text(
+        "[[invariant]]\nname = 'reuse-has-store'\nsummary = 's'\n"
+        'formula = \'path("reuse{n}") implies target("store{n}", "edge")\'\n'
+    )
+    (tmp_path / "mechlint.toml").write_text('invariants = ["mine.toml"]\n')
+    config = load_config(start=tmp_path).with_flags(select=["invariant/reuse-has-store"])
+    folder = tmp_path / "mechanisms"
+    folder.mkdir()
+    (folder / "tcp.json").write_text(json.dumps(_tcp(), indent=2), encoding="utf-8")
+    (result,) = lint([folder / "tcp.json"], config, root=tmp_path).results
+    assert result.pointer == "/scenarios/0/steps/0"
+    assert "the file has no edge store0" in result.message
+    assert [step.pointer for step in result.trace] == ["/scenarios/0/steps/0"]

@@ -71,11 +71,17 @@ class _Explainer:
             return f"{', '.join(matched)} is {verb_text} in {self.label(index)}"
         return f"{self.label(index)} {self.verb(node)}"
 
+    def no_target(self, node: Node) -> str:
+        kind = node.values[1] if len(node.values) > 1 else "target"
+        return f"the file has no {kind} {atom_keys(node, self.binding)}"
+
     def why_not(self, node: Node, index: int) -> str:
         """Why ``node`` is false at step ``index``."""
         op = node.op
         if op == "const":
             return "the condition is false"
+        if op == "target":
+            return self.no_target(node)
         if op in ATOMS or op == "ref":
             return f"{self.label(index)} is not a step that {self.verb(node)}"
         if op == "not":
@@ -104,6 +110,8 @@ class _Explainer:
 
     def never(self, node: Node, stop: int, inclusive: bool = False) -> str:
         """Why ``node`` held at no step before ``stop`` (up to ``stop - 1`` when ``inclusive``)."""
+        if node.op == "target":
+            return self.no_target(node)
         if inclusive:
             where = "up to this one" if stop - 1 == self.current else f"up to {self.label(stop - 1)}"
         else:

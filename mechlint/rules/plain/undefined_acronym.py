@@ -90,6 +90,10 @@ MAX_CAPITALS = 5
 STATE_NAME = re.compile(r"\s*([A-Z]{4,5})\s*")
 _STATE_VALUE = re.compile(r"/(?:initial|state)/[^/]+$")
 _PART = re.compile(r"[A-Z0-9]+")
+_CLOSING = re.compile(r"\s*\)")
+_OPENING = re.compile(r"\s*\(")
+_WORD_BEFORE = re.compile(r"[A-Za-z]{2,}\W*\Z")
+_EXPANSION = re.compile(r"\s*([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z-]+)*)\s*\)")
 #: "SYN stands for synchronize", "SYN, short for synchronize,", "SYN is short for synchronize".
 STANDS_FOR = re.compile(r"s?,?\s+(?:stands for|is short for|short for)\s+(?:(?:the|a|an)\s+)?([A-Za-z])")
 #: A Roman numeral of two or more letters (Type II, Phase III): a number, not an acronym.
@@ -119,9 +123,9 @@ def _acronyms(text: str) -> Iterator[tuple[int, int, str]]:
         yield match.start(), match.end(1), word
 
 
-def _expands(word: str, inside: str) -> bool:
-    """Whether ``inside`` (the text in the parentheses after ``word``) reads as its expansion."""
-    words = re.match(r"\s*([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z-]+)*)\s*\)", inside)
+def _expands(word: str, text: str, position: int) -> bool:
+    """Whether the parenthesis opened before ``position`` holds the expansion of ``word``."""
+    words = _EXPANSION.match(text, position)
     if words is None:
         return False
     # "(time to first token)", "(acknowledgment)", "(pre-shared key)"; not "(see below)"
@@ -136,19 +140,21 @@ def _stands_for(word: str, text: str, end: int) -> bool:
 
 @lru_cache(maxsize=CACHE_SIZE)
 def definitions(text: str) -> frozenset[str]:
+    """The acronyms that ``text`` defines; linear in its length (no slice or search runs to an end of the text)."""
     found = set()
     for start, end, word in acronyms(text):
-        before = text[:start].rstrip()
-        after = text[end:].lstrip()
-        if (
-            (
-                before.endswith("(")
-                and text[end:].lstrip().startswith(")")
-                and re.search(r"[A-Za-z]{2,}\W*$", before[:-1])
-            )
-            or (after.startswith("(") and _expands(word, after[1:]))
-            or _stands_for(word, text, end)
-        ):
+        opening = start - 1
+        while opening >= 0 and text[opening].isspace():
+            opening -= 1
+        # "words (ABC)": a word of two letters or more just before the parenthesis
+        defined_before = (
+            opening >= 0
+            and text[opening] == "("
+            and _CLOSING.match(text, end) is not None
+            and _WORD_BEFORE.search(text[max(0, opening - 80) : opening]) is not None
+        )
+        after = _OPENING.match(text, end)
+        if defined_before or (after is not None and _expands(word, text, after.end())) or _stands_for(word, text, end):
             found.add(acronym_key(word))
     return frozenset(found)
 
