@@ -48,6 +48,8 @@ def _found(caption: str, states: dict[str, str] | None = None) -> list[tuple[str
         "The `FOOBAR` field is code.",
         "Request A waits; B goes on.",
         "TCP/IP carries it, and RFC 9293 says how.",
+        "The client sends a GET request at 12:00 UTC, then a POST.",
+        "The cached value is N/A until the first RPC returns.",
         "A Type II error, in Phase III.",
         "SYN stands for synchronize. ACK is short for acknowledgment. The SYN-ACK follows.",
         "The RST, short for reset, ends it.",
