@@ -17,21 +17,23 @@ Not every word in capitals is an acronym:
   ``NXDOMAIN``, ``FOLLOWER``) is a name, and so is a word joined with ``_``
   (``SYN_SENT``, ``TIME_WAIT``).
 - A word of four or five capitals that is the whole of a state value
-  somewhere in the file (``"state": {"server": "OPEN"}``) is the name of a
+  somewhere in the file (``"state": {"server": "SLEEP"}``) is the name of a
   state, wherever it appears in the file.
 - A compound joined by ``-`` or ``/`` is defined when each of its parts of
   two or more capitals is defined or allowed: ``SYN-ACK`` where ``SYN`` and
   ``ACK`` are, ``HTTP/2`` where ``HTTP`` is. Otherwise the undefined parts
   are reported, each once.
 
-Why two capitals and not Vale's three to five: two-capital acronyms (``KV``,
-``IO``, ``GC``, ``TTL`` is three) stop a reader as much as longer ones, so the
-rule keeps the catalogue's range of two to five. The false alarms that Vale
-avoids by skipping them come from a few common words, and those are on the
-shipped allow list instead: well-known two-capital acronyms (``ID``, ``IO``,
-``KV``, ``OK``, ``UI``) and English words written in capitals for emphasis
-or as keywords (``OR``, ``IF``, ``NO``, the RFC 2119 words ``MUST``,
-``NOT``, ``MAY``, and state words such as ``IDLE``, ``DONE``, ``GRAY``).
+Why two to five capitals, when Vale's widely used acronym rules look only at
+runs of three to five: a two-capital acronym (``GC``, ``LB``, ``PK``) stops a
+reader as much as a longer one, so the rule keeps the catalogue's range. Vale
+skips two capitals to avoid false alarms on a few common words; here those
+words are on the shipped allow list instead: well-known two-capital acronyms
+(``ID``, ``IO``, ``KV``, ``OK``, ``UI``) and English words written in
+capitals for emphasis or as keywords (``OR``, ``IF``, ``NO``, the RFC 2119
+words ``MUST``, ``NOT``, ``MAY``, HTTP methods such as ``GET``, and state
+words such as ``IDLE``, ``DONE``, ``GRAY``). Six capitals and more are names,
+as in Vale.
 
 The allow list ships in ``rules/plain/acronyms.toml``. Extend it with
 ``allow = ["QPS"]`` in a word-list file named by ``word-lists = [...]`` in the
