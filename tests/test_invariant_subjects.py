@@ -354,3 +354,21 @@ def test_a_missing_target_is_said_plainly(tmp_path: Path) -> None:
     assert result.pointer == "/scenarios/0/steps/0"
     assert "the file has no edge store0" in result.message
     assert [step.pointer for step in result.trace] == ["/scenarios/0/steps/0"]
+
+
+@pytest.mark.parametrize(
+    "targets",
+    [[], "store0", {"store0": "edge"}, {"store0": {"kind": 7}}, {"store0": {"kind": None}}, None],
+)
+def test_malformed_targets_never_crash_the_invariant(tmp_path: Path, seed_data: dict[str, Any], targets: Any) -> None:
+    seed_data["targets"] = targets
+    for step in seed_data["scenarios"][0]["steps"]:
+        step["paths"] = [key for key in step["paths"] if not key.startswith("store")]
+    # no store edge of kind "edge" in any of these: the built-in does not apply, and nothing crashes
+    assert _lint(tmp_path, seed_data) == []
+
+
+def test_a_hostile_target_glob_is_refused() -> None:
+    with pytest.raises(FormulaError) as caught:
+        parse('target("*a*a*a*a*")')
+    assert "at most" in caught.value.message
