@@ -372,3 +372,22 @@ def test_a_hostile_target_glob_is_refused() -> None:
     with pytest.raises(FormulaError) as caught:
         parse('target("*a*a*a*a*")')
     assert "at most" in caught.value.message
+
+
+def test_a_placeholder_only_applies_uses_matches_any_value(tmp_path: Path, seed_data: dict[str, Any]) -> None:
+    (tmp_path / "mine.toml").write_text(
+        "[[invariant]]\nname = 'tail-last'\nsummary = 's'\n"
+        'applies = \'target("cache{m}", "node")\'\n'
+        'formula = \'active("tail") implies previously(once(path("reuse{n}")))\'\n'
+    )
+    (tmp_path / "mechlint.toml").write_text('invariants = ["mine.toml"]\n')
+    config = load_config(start=tmp_path).with_flags(select=["invariant/tail-last"])
+    folder = tmp_path / "mechanisms"
+    folder.mkdir()
+    seed_data["scenarios"][0]["steps"][0]["active"].append("tail")
+    (folder / "cache.json").write_text(json.dumps(seed_data, indent=2), encoding="utf-8")
+    found = {(r.rule_id, r.pointer) for r in lint([folder / "cache.json"], config, root=tmp_path).results}
+    assert found == {("invariant/tail-last", "/scenarios/0/steps/0")}
+    seed_data["targets"] = {k: v for k, v in seed_data["targets"].items() if not k.startswith("cache")}
+    (folder / "cache.json").write_text(json.dumps(seed_data, indent=2), encoding="utf-8")
+    assert lint([folder / "cache.json"], config, root=tmp_path).results == []
