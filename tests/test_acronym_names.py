@@ -50,6 +50,7 @@ def _found(caption: str, states: dict[str, str] | None = None) -> list[tuple[str
         "TCP/IP carries it, and RFC 9293 says how.",
         "The client sends a GET request at 12:00 UTC, then a POST.",
         "The cached value is N/A until the first RPC returns.",
+        "After CLOSE-WAIT comes TIME-WAIT.",
         "A Type II error, in Phase III.",
         "SYN stands for synchronize. ACK is short for acknowledgment. The SYN-ACK follows.",
         "The RST, short for reset, ends it.",
@@ -62,6 +63,10 @@ def test_names_and_defined_compounds_are_not_reported(caption: str) -> None:
 
 def test_a_whole_state_value_of_capitals_is_a_state_name() -> None:
     assert _found("The server is in WAKE until the client sends data.", {"server": "WAKE"}) == []
+
+
+def test_a_hyphenated_state_name_in_a_state_value_is_a_name() -> None:
+    assert _found("The client waits in HOLD-DOWN, then closes.", {"client": "HOLD-DOWN"}) == []
 
 
 def test_a_state_name_must_be_the_whole_value() -> None:
@@ -86,6 +91,7 @@ def test_a_state_name_must_be_the_whole_value() -> None:
         ("The PSK means that the key is shared.", ["PSK"]),
         ("The MX record is used.", ["MX"]),
         ("The TTFT is short for B.", ["TTFT"]),
+        ("After LAST-ACK comes TIME-WAIT.", ["ACK"]),
     ],
 )
 def test_undefined_acronyms_are_still_reported(caption: str, reported: list[str]) -> None:

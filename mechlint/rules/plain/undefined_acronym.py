@@ -16,9 +16,10 @@ Not every word in capitals is an acronym:
 - A word of six or more capitals (``LISTEN``, ``CLOSED``, ``ESTABLISHED``,
   ``NXDOMAIN``, ``FOLLOWER``) is a name, and so is a word joined with ``_``
   (``SYN_SENT``, ``TIME_WAIT``).
-- A word of four or five capitals that is the whole of a state value
-  somewhere in the file (``"state": {"server": "SLEEP"}``) is the name of a
-  state, wherever it appears in the file.
+- A word of four or five capitals, or a hyphenated compound of four
+  capitals or more, that is the whole of a state value somewhere in the file
+  (``"state": {"server": "SLEEP"}``, ``"TIME-WAIT"``) is the name of a state,
+  wherever it appears in the file.
 - A compound joined by ``-`` or ``/`` is defined when each of its parts of
   two or more capitals is defined or allowed: ``SYN-ACK`` where ``SYN`` and
   ``ACK`` are, ``HTTP/2`` where ``HTTP`` is. Otherwise the undefined parts
@@ -89,7 +90,7 @@ ACRONYM = re.compile(r"(?<![\w/&-])([A-Z][A-Z0-9]*(?:[/&-][A-Z0-9]+)*)(s?)(?![\w
 #: More capitals than this make a word a name (LISTEN, ESTABLISHED), not an acronym.
 MAX_CAPITALS = 5
 #: A whole state value that is a word of four or five capitals: the name of a state.
-STATE_NAME = re.compile(r"\s*([A-Z]{4,5})\s*")
+STATE_NAME = re.compile(r"\s*([A-Z]{4,5}|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\s*")
 _STATE_VALUE = re.compile(r"/(?:initial|state)/[^/]+$")
 _PART = re.compile(r"[A-Z0-9]+")
 _CLOSING = re.compile(r"\s*\)")
@@ -178,12 +179,12 @@ def unknown_parts(start: int, end: int, word: str, known: Callable[[str], bool])
 
 
 def state_names(passages: Iterable[prose.Passage]) -> set[str]:
-    """Words of four or five capitals that are the whole of a state value: names of states."""
+    """Words of four or more capitals (``IDLE``, ``TIME-WAIT``) that are the whole of a state value: state names."""
     found = set()
     for passage in passages:
         match = STATE_NAME.fullmatch(passage.text) if _STATE_VALUE.search(passage.pointer) else None
-        if match:
-            found.add(match.group(1))
+        if match and _capitals(match.group(1)) >= 4:
+            found.add(acronym_key(match.group(1)))
     return found
 
 
