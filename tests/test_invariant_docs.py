@@ -31,16 +31,23 @@ def _only_a0(data: dict[str, Any]) -> None:
     data["scenarios"][0]["steps"][0]["active"] = ["a0"]
 
 
+def _no_compare(data: dict[str, Any]) -> None:
+    data["scenarios"][0]["steps"][2].update(
+        title="Wait", description="B waits.", state={"stage": "Wait", "artifact": "Nothing"}
+    )
+
+
 # (example's rule name, how to break the seed, the step that must be reported)
 CASES: list[tuple[str, Callable[[dict[str, Any]], None], int]] = [
     ("no-reuse-after-key-mismatch", _differ, 3),
     ("tail-after-reuse-or-miss", _tail_first, 0),
     ("store-after-prefill", _only_a0, 1),
+    ("reuse-after-a-comparison", _no_compare, 3),
 ]
 
 
-def test_the_doc_has_three_worked_examples() -> None:
-    assert len(EXAMPLES) == 3
+def test_the_doc_has_four_worked_examples() -> None:
+    assert len(EXAMPLES) == 4
 
 
 @pytest.mark.parametrize(("index", "case"), list(enumerate(CASES)))

@@ -1,4 +1,10 @@
-"""Turning a violation into one sentence and a trace of the steps that matter."""
+"""Turning a violation into one sentence and a trace of the steps that matter.
+
+Steps are named as the rest of mechlint names places in a file, by their
+index in the JSON document, counted from 0 as JSON pointers count:
+``steps[3] ("Use K/V again")`` is ``/scenarios/0/steps/3``, the fourth step.
+Messages name the scenario by its ``id``.
+"""
 
 from __future__ import annotations
 
@@ -23,16 +29,22 @@ class _Explainer:
         steps: list[StepView],
         binding: Mapping[str, str],
         says: Mapping[str, str],
+        numbers: list[int],
     ) -> None:
         self.columns = columns
         self.steps = steps
         self.binding = binding
         self.says = says
+        self.numbers = numbers
         self.current = -1
+
+    def number(self, index: int) -> str:
+        """The step as the JSON document indexes it (``steps[3]``); ``index`` counts the steps that are objects."""
+        return f"steps[{self.numbers[index]}]"
 
     def label(self, index: int) -> str:
         title = self.steps[index].title
-        return f"step {index + 1} ({quote(title)})" if title else f"step {index + 1}"
+        return f"{self.number(index)} ({quote(title)})" if title else self.number(index)
 
     def verb(self, node: Node) -> str:
         return verb(node, self.binding, self.says)
@@ -47,19 +59,29 @@ class _Explainer:
     def subject(self, node: Node, index: int) -> str:
         """What the step does that makes the invariant apply, as a clause."""
         step = self.steps[index]
-        if node.op in ("path", "active"):
+        if node.op in ("path", "active") and self.held(node, index):
             keys = step.paths if node.op == "path" else step.active
             pattern = atom_keys(node, self.binding)
-            matched = sorted(k for k in keys if glob_pattern(pattern).match(k)) or [pattern]
+            if any(c in pattern for c in "*?{"):
+                match = glob_pattern(pattern).match
+                matched = sorted(k for k in keys if match(k)) or [pattern]
+            else:  # every placeholder bound: one key, no scan of the step's keys
+                matched = [pattern]
             verb_text = "animated" if node.op == "path" else "lit"
             return f"{', '.join(matched)} is {verb_text} in {self.label(index)}"
         return f"{self.label(index)} {self.verb(node)}"
+
+    def no_target(self, node: Node) -> str:
+        kind = node.values[1] if len(node.values) > 1 else "target"
+        return f"the file has no {kind} {atom_keys(node, self.binding)}"
 
     def why_not(self, node: Node, index: int) -> str:
         """Why ``node`` is false at step ``index``."""
         op = node.op
         if op == "const":
             return "the condition is false"
+        if op == "target":
+            return self.no_target(node)
         if op in ATOMS or op == "ref":
             return f"{self.label(index)} is not a step that {self.verb(node)}"
         if op == "not":
@@ -73,7 +95,7 @@ class _Explainer:
             return self.why_not(node.args[1], index)
         if op == "previously":
             if index == 0:
-                return f"{self.label(index)} is the first step, so nothing comes before it"
+                return f"{self.label(index)} is the first step, so no step comes before it"
             inner = node.args[0]
             if inner.op == "once":
                 return self.never(inner.args[0], index)
@@ -87,11 +109,13 @@ class _Explainer:
         return f"{show(node)} does not hold at {self.label(index)}"
 
     def never(self, node: Node, stop: int, inclusive: bool = False) -> str:
-        """Why ``node`` held at no step before ``stop``."""
+        """Why ``node`` held at no step before ``stop`` (up to ``stop - 1`` when ``inclusive``)."""
+        if node.op == "target":
+            return self.no_target(node)
         if inclusive:
-            where = "up to it" if stop - 1 == self.current else f"up to {self.label(stop - 1)}"
+            where = "up to this one" if stop - 1 == self.current else f"up to {self.label(stop - 1)}"
         else:
-            where = "before it" if stop == self.current else f"before {self.label(stop)}"
+            where = "before this one" if stop == self.current else f"before {self.label(stop)}"
         if node.op == "and":
             # Temporal conjuncts first: a missing earlier event is the root cause.
             ordered = sorted(node.args, key=lambda arg: arg.op not in TEMPORAL)
@@ -103,10 +127,7 @@ class _Explainer:
                         return f"no step {where} {self.verb(after)}"
                     rest = [a for a in node.args if a is not arg]
                     if len(rest) == 1 and self.first(rest[0], start + 1, stop) is None:
-                        return (
-                            f"no step after {self.label(start)}, which {self.verb(after)}, "
-                            f"and {where} {self.verb(rest[0])}"
-                        )
+                        return f"no step {self.verb(rest[0])} after {self.subject(after, start)} and {where}"
                 elif self.first(arg, 0, stop) is None:
                     return self.never(arg, stop, inclusive)
         after = _after_event(node)
@@ -135,20 +156,28 @@ def explain(
     index: int,
     binding: Mapping[str, str],
     says: Mapping[str, str],
+    scenario: str,
+    numbers: list[int] | None = None,
 ) -> Explanation:
-    explainer = _Explainer(columns, steps, binding, says)
+    """Why ``root`` fails at ``steps[index]`` of ``scenario`` (its name, as messages show it).
+
+    ``numbers`` are the steps' indexes in the document (the default: their positions).
+    """
+    explainer = _Explainer(columns, steps, binding, says, numbers or list(range(len(steps))))
     explainer.current = index
     if root.op == "implies":
         antecedent, consequent = root.args
         lead = explainer.subject(antecedent, index) if antecedent.op in (*ATOMS, "ref") else explainer.label(index)
-        message = f"{lead}, but {explainer.why_not(consequent, index)}"
+        message = f"in {scenario}, {lead}, but {explainer.why_not(consequent, index)}"
         leaves = [leaf for leaf in _leaves(consequent) if leaf != antecedent]
     else:
         lead = f"{explainer.label(index)} breaks the invariant"
-        message = f"{lead}: {explainer.why_not(root, index)}"
+        message = f"in {scenario}, {lead}: {explainer.why_not(root, index)}"
         leaves = _leaves(root)
     trace: dict[tuple[int, str], None] = {}
     for leaf in leaves:
+        if leaf.op == "target":  # a fact about the file, not an event of a step
+            continue
         column = columns[id(leaf)]
         before = [k for k in range(index) if column[k]]
         if before:
@@ -156,6 +185,7 @@ def explain(
             continue
         later = next((k for k in range(index + 1, len(steps)) if column[k]), None)
         if later is not None:
-            trace[(later, f"{explainer.label(later)} {explainer.verb(leaf)}, but only after step {index + 1}")] = None
+            line = f"{explainer.label(later)} {explainer.verb(leaf)}, but only after {explainer.number(index)}"
+            trace[(later, line)] = None
     trace[(index, f"{lead}: the invariant breaks here")] = None
     return Explanation(message, tuple(sorted(trace)))

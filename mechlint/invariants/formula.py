@@ -8,6 +8,7 @@
     unary    := ("not" | "previously" | "once" | "historically") unary | primary
     primary  := "(" formula ")" | "true" | "false" | NAME
               | active(GLOB) | path(GLOB) | text(REGEX) | state(KEY, REGEX)
+              | target(GLOB) | target(GLOB, KIND)
 
 Strings are in double quotes with ``\\"`` and ``\\\\`` as escapes. A glob may
 capture a placeholder, ``reuse{n}``; every use of ``{n}`` in one formula binds
@@ -31,7 +32,12 @@ MAX_DEPTH = 100
 UNARY = ("not", "previously", "once", "historically")
 TEMPORAL = ("previously", "once", "historically", "since")
 BINARY = ("and", "or", "implies", "since")
-ATOMS = {"active": 1, "path": 1, "text": 1, "state": 2}
+ATOMS = {"active": 1, "path": 1, "text": 1, "state": 2, "target": 1}
+#: Atoms that take more string arguments than :data:`ATOMS` requires: at most this many in all.
+MAX_ARGUMENTS = {"target": 2}
+#: The atoms whose first argument is a glob over target keys.
+KEY_ATOMS = ("active", "path", "target")
+TARGET_KINDS = ("node", "edge")
 KEYWORDS = {*UNARY, *BINARY, *ATOMS, "true", "false"}
 
 _TOKEN = re.compile(r'\s*(?:(?P<name>[A-Za-z_][A-Za-z0-9_-]*)|(?P<string>"(?:[^"\\]|\\.)*")|(?P<punct>[(),]))')
@@ -65,7 +71,7 @@ class Node:
         """The names of the ``{placeholders}`` used anywhere in the formula."""
         names: set[str] = set()
         for node in self.walk():
-            if node.op in ("active", "path"):
+            if node.op in KEY_ATOMS:
                 names.update(_PLACEHOLDER.findall(node.values[0]))
         return frozenset(names)
 
@@ -220,12 +226,16 @@ class _Parser:
     def atom(self, name: str, offset: int) -> Node:
         self.take("(")
         values = []
-        for position in range(ATOMS[name]):
+        most = MAX_ARGUMENTS.get(name, ATOMS[name])
+        takes = f"{ATOMS[name]}" if most == ATOMS[name] else f"{ATOMS[name]} or {most}"
+        for position in range(most):
+            if position >= ATOMS[name] and self.peek()[1] != ",":
+                break
             if position:
                 self.take(",")
             kind, text, string_offset = self.peek()
             if kind != "string":
-                raise FormulaError(f"{name}() takes {ATOMS[name]} string argument(s) in double quotes", string_offset)
+                raise FormulaError(f"{name}() takes {takes} string argument(s) in double quotes", string_offset)
             self.index += 1
             value = text[1:-1].replace('\\"', '"').replace("\\\\", "\\")
             if name in ("text", "state") and position == ATOMS[name] - 1:
@@ -233,11 +243,13 @@ class _Parser:
                     compile_pattern(value)
                 except UnsafePattern as error:
                     raise FormulaError(str(error), string_offset + 1) from None
-            if name in ("active", "path"):
+            if name in KEY_ATOMS and position == 0:
                 try:
                     glob_pattern(value)
                 except (re.error, UnsafePattern) as error:
                     raise FormulaError(f"invalid glob: {error}", string_offset + 1) from None
+            if name == "target" and position == 1 and value not in TARGET_KINDS:
+                raise FormulaError(f"the kind of a target is node or edge, not {value!r}", string_offset + 1)
             values.append(value)
         self.take(")")
         return Node(name, values=tuple(values))

@@ -13,10 +13,10 @@ from mechlint.document import Document
 from mechlint.errors import ConfigError
 from mechlint.invariants.explain import explain
 from mechlint.invariants.formula import FormulaError, Node, parse
-from mechlint.invariants.monitor import candidate_bindings, evaluate, step_view
+from mechlint.invariants.monitor import Targets, candidate_bindings, evaluate, step_view
 from mechlint.model import Finding, Level, TraceStep
 from mechlint.rules import Example, Rule, RuleContext, RuleMeta
-from mechlint.views import scenarios, steps, targets
+from mechlint.views import quote, scenarios, steps, target_kind, targets
 
 SCHEMA_NAME = "invariants.schema.json"
 
@@ -95,29 +95,41 @@ def load_file(path: Path) -> list[Invariant]:
 
 def _check(invariant: Invariant) -> Any:
     def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-        known = set(targets(document.data))
-        for _, scenario, pointer in scenarios(document.data):
-            yield from _check_scenario(invariant, list(steps(scenario, pointer)), known)
+        found = targets(document.data)
+        kinds = Targets.of({key: target_kind(target) or "" for key, target in found.items()})
+        for index, scenario, pointer in scenarios(document.data):
+            name = scenario.get("id")
+            label = f"scenario {quote(name)}" if isinstance(name, str) and name else f"scenarios[{index}]"
+            yield from _check_scenario(invariant, list(steps(scenario, pointer)), kinds, label)
 
     return check
 
 
 def _check_scenario(
-    invariant: Invariant, items: list[tuple[int, dict[str, Any], str]], known: set[str]
+    invariant: Invariant, items: list[tuple[int, dict[str, Any], str]], kinds: Targets, scenario: str
 ) -> Iterator[Finding]:
+    """Check one scenario, once for each binding of the placeholders where ``applies`` holds at some step.
+
+    ``applies`` sees the same binding as the formula: ``target("store{n}")``
+    there makes the formula about ``n`` apply only to a file with ``store{n}``.
+    """
     views = [step_view(step) for _, step, _ in items]
     if not views:
         return
-    if invariant.applies is not None and not any(evaluate(invariant.applies, views, {})[id(invariant.applies)]):
-        return
-    keys = known.union(*(view.active | view.paths for view in views))
+    numbers = [number for number, _, _ in items]
+    keys = set(kinds.keys).union(*(view.active | view.paths for view in views))
     shared: dict[int, list[bool]] = {}
+    applies_shared: dict[int, list[bool]] = {}
     for binding in candidate_bindings(invariant.formula, keys):
-        columns = evaluate(invariant.formula, views, binding, shared)
+        if invariant.applies is not None:
+            applies = evaluate(invariant.applies, views, binding, applies_shared, kinds)
+            if not any(applies[id(invariant.applies)]):
+                continue
+        columns = evaluate(invariant.formula, views, binding, shared, kinds)
         for index, holds in enumerate(columns[id(invariant.formula)]):
             if holds:
                 continue
-            explanation = explain(invariant.formula, columns, views, index, binding, invariant.says)
+            explanation = explain(invariant.formula, columns, views, index, binding, invariant.says, scenario, numbers)
             trace = tuple(TraceStep(items[step][2], message) for step, message in explanation.trace)
             yield Finding(invariant.rule_id, explanation.message, pointer=items[index][2], trace=trace)
 

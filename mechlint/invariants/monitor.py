@@ -17,11 +17,33 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mechlint.invariants.formula import ATOMS, MAX_KEY, Node, glob_pattern, show
+from mechlint.invariants.formula import ATOMS, KEY_ATOMS, MAX_KEY, Node, glob_pattern, show
 from mechlint.saferegex import compile_pattern
 
 MAX_TEXT = 10_000  # characters of one step's text that a regex sees
 MAX_BINDINGS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """The file's target keys, all and by kind, for the ``target`` atom; built once per file."""
+
+    keys: frozenset[str] = frozenset()
+    by_kind: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, kinds: Mapping[str, str]) -> Targets:
+        """From key to kind (a kind that is not a string is ``""``)."""
+        grouped: dict[str, set[str]] = {}
+        for key, kind in kinds.items():
+            grouped.setdefault(kind, set()).add(key)
+        return cls(frozenset(kinds), {kind: frozenset(keys) for kind, keys in grouped.items()})
+
+    def having(self, kind: str | None) -> frozenset[str]:
+        return self.keys if kind is None else self.by_kind.get(kind, frozenset())
+
+
+NO_TARGETS = Targets()
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +83,17 @@ def _keys_column(node: Node, sets: list[frozenset[str]], binding: Mapping[str, s
     return [any(len(key) <= MAX_KEY and match(key) for key in keys) for keys in sets]
 
 
-def atom_column(node: Node, steps: list[StepView], binding: Mapping[str, str]) -> list[bool]:
+def has_target(node: Node, targets: Targets, binding: Mapping[str, str]) -> bool:
+    """Whether the file has a target whose key matches ``target(glob)`` (and whose kind is ``target(glob, kind)``)."""
+    kind = node.values[1] if len(node.values) > 1 else None
+    return _keys_column(node, [targets.having(kind)], binding)[0]
+
+
+def atom_column(
+    node: Node, steps: list[StepView], binding: Mapping[str, str], targets: Targets = NO_TARGETS
+) -> list[bool]:
+    if node.op == "target":
+        return [has_target(node, targets, binding)] * len(steps)
     if node.op == "active":
         return _keys_column(node, [step.active for step in steps], binding)
     if node.op == "path":
@@ -95,11 +127,11 @@ def _shape(root: Node) -> _Shape:
     if shape is None or shape.root is not root:
         if len(_SHAPES) > 256:
             _SHAPES.clear()
-        globs = tuple(node.values[0] for node in root.walk() if node.op in ("active", "path") and "{" in node.values[0])
+        globs = tuple(node.values[0] for node in root.walk() if node.op in KEY_ATOMS and "{" in node.values[0])
         postorder = tuple(_unique_postorder(root))
         bound: set[int] = set()
         for node in postorder:
-            if (node.op in ("active", "path") and "{" in node.values[0]) or any(id(arg) in bound for arg in node.args):
+            if (node.op in KEY_ATOMS and "{" in node.values[0]) or any(id(arg) in bound for arg in node.args):
                 bound.add(id(node))
         shape = _Shape(root, postorder, sorted(root.placeholders()), globs, frozenset(bound))
         _SHAPES[id(root)] = shape
@@ -123,9 +155,15 @@ def _unique_postorder(root: Node) -> list[Node]:
 
 
 def evaluate(
-    root: Node, steps: list[StepView], binding: Mapping[str, str], shared: dict[int, list[bool]] | None = None
+    root: Node,
+    steps: list[StepView],
+    binding: Mapping[str, str],
+    shared: dict[int, list[bool]] | None = None,
+    targets: Targets = NO_TARGETS,
 ) -> dict[int, list[bool]]:
     """The value of every subformula at every step, keyed by ``id(node)``.
+
+    ``targets`` are the file's targets, which the ``target`` atom looks at.
 
     ``shared`` (optional) keeps the columns that do not depend on the binding
     between calls over the same ``steps``, so each is computed once.
@@ -140,7 +178,7 @@ def evaluate(
         op = node.op
         kids = [columns[id(arg)] for arg in node.args]
         if op in ATOMS:
-            column = atom_column(node, steps, binding)
+            column = atom_column(node, steps, binding, targets)
         elif op == "const":
             column = [node.values[0] == "true"] * n
         elif op == "ref":
@@ -205,6 +243,9 @@ def verb(node: Node, binding: Mapping[str, str], says: Mapping[str, str]) -> str
         return f"animates {atom_keys(node, binding)}"
     if node.op == "active":
         return f"lights {atom_keys(node, binding)}"
+    if node.op == "target":
+        kind = node.values[1] if len(node.values) > 1 else "target"
+        return f"belongs to a file with the {kind} {atom_keys(node, binding)}"
     if node.op == "text":
         return f"has text matching /{node.values[0]}/"
     if node.op == "state":
