@@ -1,0 +1,440 @@
+"""A corpus written as careful authors would, and single-defect mutants of it (issue 13).
+
+``tests/corpus/`` holds mechanisms on subjects other than caching (a TCP
+handshake, a Raft election, DNS, TLS 1.3, a B-tree insert, mark and sweep,
+HTTP/2 flow control, a hash ring, TLS tickets, HTTP keep-alive) and the source
+files they pin, as they were when pinned. The module builds one git
+repository from it with a history: drafts before the pinned articles, a
+migration that freezes two illustrations under ``research/<name>/before/`` and
+changes the originals, and a later commit that deletes one frozen copy and
+one notes file. So the clean files need history to pass.
+
+Every clean file must give no warning and no error, and no note except the
+ones the catalogue says are right (``provenance/frozen-resolved`` for a pinned
+file that is gone). Each mutant in ``MUTANTS`` is one small edit of one clean
+file; it must give exactly the findings listed (rule id and pointer) beyond
+those of its clean file, on the line of the mutant text named by ``at``.
+Adding a case needs no code: a row of the table.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mechlint import lint
+from mechlint.config import Config
+from mechlint.model import Level, Result
+
+from .gitrepo import commit, init
+
+CORPUS = Path(__file__).parent / "corpus"
+BLOG = "content/blog/"
+FROZEN = "research/mechanism-migration-2026-11-02/before/"
+
+TCP = "2026-02-03_tcp-handshake/mechanisms/three-way-handshake.json"
+RAFT = "2026-02-17_raft-leader-election/mechanisms/leader-election.json"
+DNS = "2026-03-04_dns-resolution/mechanisms/recursive-resolution.json"
+TLS = "2026-03-18_tls-13-handshake/mechanisms/full-handshake.json"
+BTREE = "2026-04-01_b-tree-insert/mechanisms/leaf-split.json"
+GC = "2026-04-15_mark-and-sweep/mechanisms/mark-and-sweep.json"
+H2 = "2026-05-06_http2-flow-control/mechanisms/stream-window.json"
+RING = "2026-05-20_consistent-hashing/mechanisms/add-a-server.json"
+TICKET = "2026-06-03_tls-session-resumption/mechanisms/ticket-resumption.json"
+KEEP = "2026-06-17_http-keep-alive/mechanisms/keep-alive.json"
+CLEAN = (TCP, RAFT, DNS, TLS, BTREE, GC, H2, RING, TICKET, KEEP)
+
+#: Articles that had a shorter draft committed before the pinned version.
+DRAFTED = (BLOG + "2026-02-03_tcp-handshake/post.md", BLOG + "2026-03-04_dns-resolution/post.md")
+#: Illustrations frozen by the migration (then changed at their original path).
+MIGRATED = (
+    BLOG + "2026-03-18_tls-13-handshake/illustrations/handshake.svg",
+    BLOG + "2026-04-01_b-tree-insert/illustrations/split.svg",
+)
+#: Pinned files deleted from the working tree after they were pinned.
+DELETED = (FROZEN + MIGRATED[1], BLOG + "2026-02-17_raft-leader-election/notes/timeouts.md")
+#: A "frozen copy" whose bytes never were at its original path.
+FALSE_COPY = FROZEN + BLOG + "2026-03-18_tls-13-handshake/post.md"
+FALSE_COPY_BYTES = b"# The TLS 1.3 handshake, retold\n"
+
+#: The notes the catalogue says are right on the clean corpus.
+EXPECTED_NOTES = {
+    RAFT: [("provenance/frozen-resolved", "/sources/1/path")],
+    BTREE: [("provenance/frozen-resolved", "/sources/1/path")],
+}
+
+
+def point(n: int, what: str = "") -> pytest.MarkDecorator:
+    """A case that fails today only because of a numbered point of issue 13, being fixed elsewhere."""
+    return pytest.mark.xfail(strict=True, reason=f"issue 13 point {n}" + (f": {what}" if what else ""))
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def draft(relative: str) -> bytes:
+    """The draft of an article: its first six lines."""
+    return b"".join((CORPUS / relative).read_bytes().splitlines(keepends=True)[:6])
+
+
+def migrated(relative: str) -> bytes:
+    return (CORPUS / relative).read_bytes().replace(b"<svg ", b'<svg class="migrated" ', 1)
+
+
+# -- the repository --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Corpus:
+    repo: Path
+    clean: dict[str, list[Result]]
+    mutants: dict[str, tuple[str, list[Result]]] = field(default_factory=dict)
+
+
+def build(repo: Path) -> None:
+    init(repo)
+    commit(repo, "drafts", {relative: draft(relative) for relative in DRAFTED})
+    files = {p.relative_to(CORPUS).as_posix(): p.read_bytes() for p in sorted(CORPUS.rglob("*")) if p.is_file()}
+    commit(repo, "articles and mechanisms", dict(files))
+    migration: dict[str, bytes | str | None] = {FROZEN + path: files[path] for path in MIGRATED}
+    migration.update({path: migrated(path) for path in MIGRATED})
+    migration[FALSE_COPY] = FALSE_COPY_BYTES
+    commit(repo, "migrate illustrations", migration)
+    commit(repo, "remove old material", dict.fromkeys(DELETED))
+
+
+def run(repo: Path, files: list[Path]) -> dict[Path, list[Result]]:
+    report = lint(files, Config(root=repo), root=repo)
+    by_path: dict[Path, list[Result]] = {path: [] for path in files}
+    for result in report.results:
+        by_path[(Path.cwd() / result.path).resolve()].append(result)
+    return by_path
+
+
+# -- the mutants -------------------------------------------------------------------
+
+Edit = Callable[[Any], Any]
+
+
+def _walk(doc: Any, pointer: str) -> tuple[Any, str]:
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+    for part in parts[:-1]:
+        doc = doc[int(part)] if isinstance(doc, list) else doc[part]
+    return doc, parts[-1]
+
+
+def put(pointer: str, value: Any) -> Edit:
+    """Set (or add, or append with ``-``) the value at ``pointer``."""
+
+    def edit(doc: Any) -> Any:
+        parent, last = _walk(doc, pointer)
+        if isinstance(parent, list):
+            if last == "-":
+                parent.append(value)
+            else:
+                parent[int(last)] = value
+        else:
+            parent[last] = value
+        return doc
+
+    return edit
+
+
+def delete(pointer: str) -> Edit:
+    def edit(doc: Any) -> Any:
+        parent, last = _walk(doc, pointer)
+        del parent[int(last) if isinstance(parent, list) else last]
+        return doc
+
+    return edit
+
+
+def rename(pointer: str, new: str) -> Edit:
+    """Rename the member at ``pointer``, keeping its place among its siblings."""
+
+    def edit(doc: Any) -> Any:
+        parent, last = _walk(doc, pointer)
+        items = list(parent.items())
+        parent.clear()
+        parent.update((new if key == last else key, value) for key, value in items)
+        return doc
+
+    return edit
+
+
+def move(pointer: str, to: int) -> Edit:
+    """Move an array element to another index."""
+
+    def edit(doc: Any) -> Any:
+        parent, last = _walk(doc, pointer)
+        parent.insert(to, parent.pop(int(last)))
+        return doc
+
+    return edit
+
+
+def text(old: str, new: str) -> tuple[str, str]:
+    """Replace ``old``, which must occur exactly once, in the file's text."""
+    return (old, new)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    file: str
+    edit: Edit | tuple[str, str]
+    #: The findings the mutant adds, as (rule id, pointer); the first one is on the line of ``at``.
+    finds: list[tuple[str, str | None]]
+    #: A piece of the mutant's text, found exactly once, that ends on the line the first finding must be on.
+    at: str | None = None
+    #: A piece of text the first finding's message must contain.
+    says: str | None = None
+    marks: tuple[pytest.MarkDecorator, ...] = ()
+
+
+def serialise(doc: Any) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def mutate(mutant: Mutant) -> str:
+    original = (CORPUS / BLOG / mutant.file).read_text(encoding="utf-8")
+    if isinstance(mutant.edit, tuple):
+        old, new = mutant.edit
+        assert original.count(old) == 1, f"{mutant.id}: {old!r} occurs {original.count(old)} times"
+        return original.replace(old, new)
+    return serialise(mutant.edit(copy.deepcopy(json.loads(original))))
+
+
+TCP_POST = BLOG + "2026-02-03_tcp-handshake/post.md"
+DNS_POST = BLOG + "2026-03-04_dns-resolution/post.md"
+LONG_ALT = (
+    "Three servers, S1, S2 and S3, each with a timer. S1 times out first and asks for votes. "
+    "S2 gives its vote. S1 has a majority and becomes the leader. It sends heartbeats."
+)
+LONG_SENTENCE = "The GC walks the heap from the first object to the last and frees each one that has no mark on it now."
+
+MUTANTS = [
+    # -- schema
+    Mutant("misspelled-key", RAFT, rename("/scenarios/0/steps/1/duration", "duraton"),
+           [("schema/violation", None)], at='"duraton"', says="duration", marks=(point(9),)),
+    Mutant("unsupported-version", GC, put("/version", 2), [("schema/unsupported-version", "/version")],
+           at='"version": 2'),
+    Mutant("duration-as-string", H2, put("/scenarios/0/steps/0/duration", "5000"),
+           [("schema/violation", "/scenarios/0/steps/0/duration")], at='"duration": "5000"'),
+    Mutant("unknown-top-level-key", RING, put("/notes", "Draft."), [("schema/violation", None)], at='"notes"'),
+    Mutant("extension-key-is-fine", RING, put("/x-draft", True), []),
+    Mutant("duplicate-key", RAFT, text('"title": "How Raft elects a leader",',
+                                       '"title": "How Raft elects a leader",\n  "title": "Raft elections",'),
+           [("schema/duplicate-key", None)], at='"title": "Raft elections"'),
+    Mutant("trailing-comma", DNS, text('"192.0.2.10"\n          }\n        },\n        {\n          "title": "Answer',
+                                       '"192.0.2.10",\n          }\n        },\n        {\n          "title": "Answer'),
+           [("schema/invalid-json", None)], at='"192.0.2.10",'),
+    # -- reference
+    Mutant("unknown-target", TLS, put("/scenarios/0/steps/0/active/0", "cleint"),
+           [("reference/unknown-target", "/scenarios/0/steps/0/active/0")], at='"cleint"', says="client"),
+    Mutant("look-alike-key", TLS, put("/scenarios/0/steps/0/active/0", "\u0441lient"),
+           [("reference/unknown-target", "/scenarios/0/steps/0/active/0")], at='"\u0441lient"'),
+    Mutant("look-alike-key-named", TLS, put("/scenarios/0/steps/0/active/0", "\u0441lient"),
+           [("reference/unknown-target", "/scenarios/0/steps/0/active/0")], at='"\u0441lient"', says="U+0441",
+           marks=(point(8, "name the look-alike code point"),)),
+    Mutant("edge-in-active", GC, put("/scenarios/0/steps/1/active/-", "a-to-b"),
+           [("reference/kind-mismatch", "/scenarios/0/steps/1/active/2")], at='"b",\n            "a-to-b"'),
+    Mutant("node-in-paths", RING, put("/scenarios/0/steps/2/paths/-", "server-d"),
+           [("reference/kind-mismatch", "/scenarios/0/steps/2/paths/1")], at='"move",\n            "server-d"'),
+    Mutant("id-mismatch", DNS, put("/targets/tld/id", "mechanism-com"),
+           [("reference/id-mismatch", "/targets/tld/id")], at='"mechanism-com"'),
+    Mutant("duplicate-id", DNS, put("/targets/auth/id", "mechanism-tld"),
+           [("reference/duplicate-id", "/targets/auth/id"), ("reference/id-mismatch", "/targets/auth/id")]),
+    Mutant("unused-target", H2, put("/targets/spare", {"id": "mechanism-spare", "kind": "node", "label": "Spare"}),
+           [("reference/unused-target", "/targets/spare")], at='"spare": {'),
+    Mutant("missing-state-key", RAFT, delete("/scenarios/0/steps/2/state/votes"),
+           [("reference/state-keys", "/scenarios/0/steps/2/state")]),
+    Mutant("extra-initial-key", H2, put("/scenarios/0/initial/streams", "1"),
+           [("reference/state-keys", "/scenarios/0/initial")]),
+    Mutant("unselected-lit", BTREE, put("/scenarios/0/steps/0/active/-", "right"),
+           [("reference/unselected-active", "/scenarios/0/steps/0/active/2")], at='"left",\n            "right"'),
+    Mutant("duplicate-scenario", BTREE, put("/scenarios/1/id", "split"),
+           [("reference/duplicate-scenario", "/scenarios/1/id")], at='},\n    {\n      "id": "split"'),
+    Mutant("unknown-unselected", BTREE, put("/scenarios/1/unselected/0", "leftt"),
+           [("reference/unknown-target", "/scenarios/1/unselected/0")], at='"leftt"'),
+    # -- provenance
+    Mutant("mistyped-file-name", TCP, put("/sources/0/path", BLOG + "2026-02-03_tcp-handshake/psot.md"),
+           [("provenance/missing-source", "/sources/0/path")], at="psot.md", says="post.md", marks=(point(1),)),
+    Mutant("wrong-case-file-name", TCP, put("/sources/0/path", BLOG + "2026-02-03_tcp-handshake/Post.md"),
+           [("provenance/missing-source", "/sources/0/path")], at="Post.md", marks=(point(1),)),
+    Mutant("copied-to-a-folder-that-never-was", DNS, put("/sources/0/path", BLOG + "2026-03-11_dns-lookup/post.md"),
+           [("provenance/missing-source", "/sources/0/path")], at="2026-03-11_dns-lookup", marks=(point(1),)),
+    Mutant("copied-with-another-posts-folder", DNS, put("/sources/0/path", TCP_POST),
+           [("provenance/digest-mismatch", "/sources/0/sha256")], at=sha((CORPUS / DNS_POST).read_bytes())),
+    Mutant("stale-pin", TCP, put("/sources/0/sha256", sha(draft(TCP_POST))),
+           [("provenance/stale-source", "/sources/0/sha256")], at=sha(draft(TCP_POST))),
+    Mutant("wrong-digest", RING, put("/sources/0/sha256", "0" * 64),
+           [("provenance/digest-mismatch", "/sources/0/sha256")], at="0" * 64),
+    Mutant("unpinned", H2, delete("/sources/0/sha256"), [("provenance/unpinned-source", "/sources/0")]),
+    Mutant("parent-path", GC, put("/sources/0/path", "../post.md"),
+           [("provenance/unsafe-path", "/sources/0/path")], at='"../post.md"'),
+    Mutant("git-path", GC, put("/sources/0/path", ".git/config"),
+           [("provenance/unsafe-path", "/sources/0/path")], at='".git/config"'),
+    Mutant("false-frozen-copy", TLS, lambda doc: put("/sources/1/sha256", sha(FALSE_COPY_BYTES))(
+               put("/sources/1/path", FALSE_COPY)(doc)),
+           [("provenance/frozen-copy-mismatch", "/sources/1/path")], at=f'"{FALSE_COPY}"'),
+    Mutant("frozen-copy-pinned-to-the-new-bytes", TLS, put("/sources/1/sha256", sha(migrated(MIGRATED[0]))),
+           [("provenance/digest-mismatch", "/sources/1/sha256")], at=sha(migrated(MIGRATED[0]))),
+    # -- a11y
+    Mutant("too-short", DNS, put("/scenarios/0/steps/3/duration", 1500),
+           [("a11y/reading-time", "/scenarios/0/steps/3/duration")], at='"duration": 1500'),
+    Mutant("below-one-second", RING, lambda doc: put("/scenarios/0/steps/1/duration", 800)(
+               put("/scenarios/0/steps/1/description", "D joins.")(doc)),
+           [("a11y/reading-time", "/scenarios/0/steps/1/duration")], at='"duration": 800', says="1000 ms"),
+    Mutant("longer-text-same-duration", RING, put("/scenarios/0/steps/3/description",
+           "Keys 100, 200 and 300 keep their servers, because no new server sits between them and their owners."),
+           [("a11y/reading-time", "/scenarios/0/steps/3/duration")]),
+    Mutant("underscore-language", GC, put("/language", "en_US"), [("a11y/language", "/language")],
+           at='"en_US"'),
+    Mutant("underscore-language-suggests", GC, put("/language", "en_US"), [("a11y/language", "/language")],
+           at='"en_US"', says="en-US", marks=(point(6, "suggest en-US"),)),
+    Mutant("xhosa-south-africa", GC, put("/language", "xh-ZA"), [], marks=(point(6, "xh is Xhosa"),)),
+    Mutant("soga", GC, put("/language", "xog"), [], marks=(point(6, "xog is Soga"),)),
+    Mutant("swiss-german", GC, put("/language", "de-CH"), []),
+    Mutant("private-use-language", GC, put("/language", "en-x-house"), []),
+    Mutant("blank-alt", RAFT, put("/alt", "   "), [("a11y/alt-missing", "/alt")], at='"alt": "   "'),
+    Mutant("alt-image-of", RAFT, put("/alt", "Diagram of three servers that elect a leader."),
+           [("a11y/alt-redundant", "/alt")], at="Diagram of three"),
+    Mutant("alt-too-long", RAFT, put("/alt", LONG_ALT), [("a11y/alt-length", "/alt")], at="each with a timer"),
+    Mutant("blank-label", RAFT, put("/targets/s2/label", ""), [("a11y/label-missing", "/targets/s2/label")]),
+    # -- plain
+    Mutant("long-sentence", GC, put("/scenarios/0/steps/2/description", LONG_SENTENCE),
+           [("plain/sentence-length", "/scenarios/0/steps/2/description")], at="walks the heap from"),
+    Mutant("word-choice", TICKET, text("use the ticket's secret again", "utilize the ticket's secret again"),
+           [("plain/word-choice", "/scenarios/0/steps/2/description")], at="utilize", says="use"),
+    Mutant("passive-voice", GC, text("The GC clears the marks on A and B", "The marks on A and B are cleared"),
+           [("plain/passive-voice", "/scenarios/0/steps/3/description")], at="are cleared"),
+    Mutant("undefined-acronym", GC, text("A garbage collector (GC) marks", "A GC marks"),
+           [("plain/undefined-acronym", "/description")], at="A GC marks", says="GC"),
+    Mutant("allowed-acronym-needs-no-definition", DNS,
+           text("The Domain Name System (DNS) resolver", "The DNS resolver"), []),
+    Mutant("term-spelled-two-ways-once", TLS, text("The ClientHello lists", "The Client Hello lists"),
+           [("plain/term-consistency", "/scenarios/0/steps/0/description")], at="Client Hello",
+           says="Client Hello", marks=(point(7),)),
+    Mutant("mixed-apostrophes", TLS, text("The client's key share", "The client’s key share"),
+           [("plain/typography-consistency", "/scenarios/0/steps/0/state/server")], at="client’s"),
+    # -- invariant
+    Mutant("reuse-before-store", TICKET, move("/scenarios/0/steps/0", 2),
+           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/1")]),
+    Mutant("reuse-without-compare", TICKET, text("the server compares the ticket with its ticket key",
+                                                 "the server reads the ticket"),
+           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/2")]),
+    Mutant("compare-as-checked-against", TICKET, text("compares the ticket with its ticket key",
+                                                      "checks the ticket against its ticket key"),
+           [], marks=(point(4, "'checked against' is a comparison"),)),
+    Mutant("compare-as-equal-to", TICKET, text("the server compares the ticket with its ticket key",
+                                               "the key in the ticket is equal to the server's ticket key"),
+           [], marks=(point(4, "'is equal to' is a comparison"),)),
+]  # fmt: skip
+
+
+# -- the runs, once per module -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    repo = tmp_path_factory.mktemp("corpus") / "blog"
+    build(repo)
+    clean_paths = [(repo / BLOG / name).resolve() for name in CLEAN]
+    found = run(repo, clean_paths)
+    clean = {name: found[path] for name, path in zip(CLEAN, clean_paths, strict=True)}
+    paths = {}
+    for mutant in MUTANTS:
+        # beside its clean file, so that paths relative to the post mean the same
+        path = (repo / BLOG / mutant.file).with_name(f"{Path(mutant.file).stem}--{mutant.id}.json")
+        path.write_text(mutate(mutant), encoding="utf-8")
+        paths[mutant.id] = path.resolve()
+    results = run(repo, list(paths.values()))
+    mutants = {mutant.id: (mutate(mutant), results[paths[mutant.id]]) for mutant in MUTANTS}
+    return Corpus(repo, clean, mutants)
+
+
+def pairs(results: list[Result]) -> Counter[tuple[str, str]]:
+    return Counter((r.rule_id, r.pointer) for r in results)
+
+
+def shown(results: list[Result]) -> str:
+    return "\n".join(f"{r.region.start_line}: {r.level.label} {r.rule_id} {r.pointer} {r.message}" for r in results)
+
+
+CLEAN_MARKS: dict[str, tuple[pytest.MarkDecorator, ...]] = {
+    TCP: (point(5, "LISTEN, CLOSED, ESTABLISHED are state names; SYN-ACK is made of defined SYN and ACK"),),
+    H2: (pytest.mark.xfail(strict=True, reason="HTTP/2 is HTTP (allowed) and a version; see the report"),),
+    KEEP: (point(3, "a TCP keep-alive edge reuse0 in a file without store targets"),),
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, id=n.split("/")[0], marks=CLEAN_MARKS.get(n, ())) for n in CLEAN])
+def test_clean_file_has_no_warning_or_error(corpus: Corpus, name: str) -> None:
+    results = corpus.clean[name]
+    unexpected = [
+        r for r in results if r.level is not Level.NOTE or (r.rule_id, r.pointer) not in EXPECTED_NOTES.get(name, [])
+    ]
+    assert not unexpected, shown(unexpected)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_NOTES))
+def test_files_only_in_history_give_the_note_the_catalogue_names(corpus: Corpus, name: str) -> None:
+    notes = [(r.rule_id, r.pointer) for r in corpus.clean[name] if r.level is Level.NOTE]
+    assert notes == EXPECTED_NOTES[name]
+
+
+def test_the_corpus_is_written_as_the_mutants_expect() -> None:
+    """Mutants re-serialise the JSON, so a clean file must already be in that form."""
+    for name in CLEAN:
+        original = (CORPUS / BLOG / name).read_text(encoding="utf-8")
+        assert serialise(json.loads(original)) == original, name
+    assert len(CLEAN) >= 8
+    assert len([m for m in MUTANTS if m.finds]) >= 40
+    assert len({m.id for m in MUTANTS}) == len(MUTANTS)
+
+
+@pytest.mark.parametrize("mutant", [pytest.param(m, id=m.id, marks=m.marks) for m in MUTANTS])
+def test_mutant(corpus: Corpus, mutant: Mutant) -> None:
+    mutated, results = corpus.mutants[mutant.id]
+    added = pairs(results) - pairs(corpus.clean[mutant.file])
+    expected: Counter[tuple[str, str]] = Counter()
+    for rule, pointer in mutant.finds:
+        match = [key for key in added if key[0] == rule and (pointer is None or key[1] == pointer)]
+        assert match, f"{rule} at {pointer} not found; got:\n{shown(results)}"
+        expected[match[0]] += 1
+    assert added == expected, f"findings beyond the expected ones:\n{shown(results)}"
+    if not mutant.finds:
+        return
+    rule, pointer = mutant.finds[0]
+    first = next(r for r in results if r.rule_id == rule and (pointer is None or r.pointer == pointer))
+    if mutant.at is not None:
+        assert mutated.count(mutant.at) == 1, f"{mutant.at!r} is not unique in the mutant"
+        line = mutated[: mutated.index(mutant.at) + len(mutant.at)].count("\n") + 1
+        assert first.region.start_line == line, shown(results)
+    if mutant.says is not None:
+        assert mutant.says in first.message, first.message
+
+
+# -- found in passing ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "comma"),
+    [('{"a": 1,}', 7), ('{"a": [1, 2,\n]}', 11), ('{"a": 1,\n\n  }', 7), ("[1,\n  ]", 2)],
+)
+def test_a_trailing_comma_is_reported_at_the_comma(text: str, comma: int) -> None:
+    from mechlint.jsonscan import JsonSyntaxError, scan
+
+    with pytest.raises(JsonSyntaxError) as raised:
+        scan(text)
+    assert raised.value.offset == comma
