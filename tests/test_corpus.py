@@ -4,10 +4,11 @@
 handshake, a Raft election, DNS, TLS 1.3, a B-tree insert, mark and sweep,
 HTTP/2 flow control, a hash ring, TLS tickets, HTTP keep-alive) and the source
 files they pin, as they were when pinned. The module builds one git
-repository from it with a history: drafts before the pinned articles, a
-migration that freezes two illustrations under ``research/<name>/before/`` and
-changes the originals, and a later commit that deletes one frozen copy and
-one notes file. So the clean files need history to pass.
+repository from it with a history: drafts before the pinned articles, an
+article renamed after it was pinned, an edit reverted, a migration that
+freezes two illustrations under ``research/<name>/before/`` and changes the
+originals, and a later commit that deletes one frozen copy and one notes
+file. So the clean files need history to pass.
 
 Every clean file must give no warning and no error, and no note except the
 ones the catalogue says are right (``provenance/frozen-resolved`` for a pinned
@@ -52,8 +53,15 @@ TICKET = "2026-06-03_tls-session-resumption/mechanisms/ticket-resumption.json"
 KEEP = "2026-06-17_http-keep-alive/mechanisms/keep-alive.json"
 CLEAN = (TCP, RAFT, DNS, TLS, BTREE, GC, H2, RING, TICKET, KEEP)
 
-#: Articles that had a shorter draft committed before the pinned version.
-DRAFTED = (BLOG + "2026-02-03_tcp-handshake/post.md", BLOG + "2026-03-04_dns-resolution/post.md")
+TCP_POST = BLOG + "2026-02-03_tcp-handshake/post.md"
+DNS_POST = BLOG + "2026-03-04_dns-resolution/post.md"
+RING_POST = BLOG + "2026-05-20_consistent-hashing/post.md"
+#: Where an article was before a later commit renamed it.
+RENAMED = {RING_POST: BLOG + "2026-05-20_consistent-hashing/article.md"}
+#: Articles that had a shorter draft committed before the pinned version (at their first path).
+DRAFTED = (TCP_POST, DNS_POST, RING_POST)
+#: An article edited after it was pinned, and the edit reverted.
+REVERTED = DNS_POST
 #: Illustrations frozen by the migration (then changed at their original path).
 MIGRATED = (
     BLOG + "2026-03-18_tls-13-handshake/illustrations/handshake.svg",
@@ -102,9 +110,13 @@ class Corpus:
 
 def build(repo: Path) -> None:
     init(repo)
-    commit(repo, "drafts", {relative: draft(relative) for relative in DRAFTED})
+    commit(repo, "drafts", {RENAMED.get(relative, relative): draft(relative) for relative in DRAFTED})
     files = {p.relative_to(CORPUS).as_posix(): p.read_bytes() for p in sorted(CORPUS.rglob("*")) if p.is_file()}
-    commit(repo, "articles and mechanisms", dict(files))
+    commit(repo, "articles and mechanisms", {RENAMED.get(path, path): data for path, data in files.items()})
+    renames: dict[str, bytes | str | None] = dict.fromkeys(RENAMED.values())
+    commit(repo, "rename articles", renames | {path: files[path] for path in RENAMED})
+    commit(repo, "a typo", {REVERTED: files[REVERTED].replace(b"address", b"adress", 1)})
+    commit(repo, "revert the typo", {REVERTED: files[REVERTED]})
     migration: dict[str, bytes | str | None] = {FROZEN + path: files[path] for path in MIGRATED}
     migration.update({path: migrated(path) for path in MIGRATED})
     migration[FALSE_COPY] = FALSE_COPY_BYTES
@@ -214,8 +226,6 @@ def mutate(mutant: Mutant) -> str:
     return serialise(mutant.edit(copy.deepcopy(json.loads(original))))
 
 
-TCP_POST = BLOG + "2026-02-03_tcp-handshake/post.md"
-DNS_POST = BLOG + "2026-03-04_dns-resolution/post.md"
 LONG_ALT = (
     "Three servers, S1, S2 and S3, each with a timer. S1 times out first and asks for votes. "
     "S2 gives its vote. S1 has a majority and becomes the leader. It sends heartbeats."
@@ -277,6 +287,15 @@ MUTANTS = [
            [("provenance/digest-mismatch", "/sources/0/sha256")], at=sha((CORPUS / DNS_POST).read_bytes())),
     Mutant("stale-pin", TCP, put("/sources/0/sha256", sha(draft(TCP_POST))),
            [("provenance/stale-source", "/sources/0/sha256")], at=sha(draft(TCP_POST))),
+    Mutant("path-from-before-a-rename", RING, put("/sources/0/path", RENAMED[RING_POST]),
+           [("provenance/frozen-resolved", "/sources/0/path")], at="article.md"),
+    Mutant("pin-from-before-a-rename", RING, put("/sources/0/sha256", sha(draft(RING_POST))),
+           [("provenance/stale-source", "/sources/0/sha256")], at=sha(draft(RING_POST))),
+    Mutant("pin-of-a-reverted-edit", DNS,
+           put("/sources/0/sha256", sha((CORPUS / DNS_POST).read_bytes().replace(b"address", b"adress", 1))),
+           [("provenance/stale-source", "/sources/0/sha256")]),
+    Mutant("path-is-a-folder", RING, put("/sources/0/path", BLOG + "2026-05-20_consistent-hashing"),
+           [("provenance/unsafe-path", "/sources/0/path")], says="folder"),
     Mutant("wrong-digest", RING, put("/sources/0/sha256", "0" * 64),
            [("provenance/digest-mismatch", "/sources/0/sha256")], at="0" * 64),
     Mutant("unpinned", H2, delete("/sources/0/sha256"), [("provenance/unpinned-source", "/sources/0")]),
@@ -304,6 +323,8 @@ MUTANTS = [
            at='"en_US"', says="en-US", marks=(point(6, "suggest en-US"),)),
     Mutant("xhosa-south-africa", GC, put("/language", "xh-ZA"), [], marks=(point(6, "xh is Xhosa"),)),
     Mutant("soga", GC, put("/language", "xog"), [], marks=(point(6, "xog is Soga"),)),
+    Mutant("unregistered-region", GC, put("/language", "en-UK"), [("a11y/language", "/language")],
+           says="en-GB", marks=(point(6, "UK is not a region subtag of the IANA registry; GB is"),)),
     Mutant("swiss-german", GC, put("/language", "de-CH"), []),
     Mutant("private-use-language", GC, put("/language", "en-x-house"), []),
     Mutant("blank-alt", RAFT, put("/alt", "   "), [("a11y/alt-missing", "/alt")], at='"alt": "   "'),
@@ -325,6 +346,10 @@ MUTANTS = [
     Mutant("term-spelled-two-ways-once", TLS, text("The ClientHello lists", "The Client Hello lists"),
            [("plain/term-consistency", "/scenarios/0/steps/0/description")], at="Client Hello",
            says="Client Hello", marks=(point(7),)),
+    Mutant("hyphenated-once", TLS, text("The server picks a suite and sends a ServerHello with its own key share.",
+                                        "The server picks a suite and sends a ServerHello with its own key-share."),
+           [("plain/term-consistency", "/scenarios/0/steps/1/description")], at="key-share",
+           marks=(point(7, "two findings today, for 'key-share' and 'own key-share'"),)),
     Mutant("mixed-apostrophes", TLS, text("The client's key share", "The client’s key share"),
            [("plain/typography-consistency", "/scenarios/0/steps/0/state/server")], at="client’s"),
     # -- invariant
