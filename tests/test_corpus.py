@@ -463,3 +463,24 @@ def test_a_trailing_comma_is_reported_at_the_comma(text: str, comma: int) -> Non
     with pytest.raises(JsonSyntaxError) as raised:
         scan(text)
     assert raised.value.offset == comma
+
+
+@pytest.mark.parametrize(
+    ("sentence", "passive"),
+    [
+        ("The cached blocks are used again.", "are used"),
+        ("The key is used to find the entry.", "is used"),
+        ("The heap is set up before the program runs.", "is set"),
+        ("The ticket is sent back to the server.", "is sent"),
+        ("The connection is shut down.", "is shut"),
+        ("The data is spread out over two pages.", "is spread"),
+        ("He is used to the noise.", None),
+        ("The server is used to waiting.", None),
+        ("The used blocks stay in memory.", None),
+        ("The window is full.", None),
+    ],
+)
+def test_passive_voice_sees_used_and_phrasal_verbs(sentence: str, passive: str | None) -> None:
+    from mechlint.rules.plain.passive_voice import passives
+
+    assert [sentence[start:end] for start, end in passives(sentence)] == ([passive] if passive else [])
