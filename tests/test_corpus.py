@@ -232,6 +232,29 @@ LONG_ALT = (
 )
 LONG_SENTENCE = "The GC walks the heap from the first object to the last and frees each one that has no mark on it now."
 
+
+def blinking(doc: Any) -> Any:
+    """A second scenario that lights and darkens object A every 150 ms."""
+    state = doc["scenarios"][0]["initial"]
+    steps = [
+        {"title": "Blink", "description": "", "duration": 150, "active": ["a"] if i % 2 == 0 else [], "paths": [],
+         "state": state}
+        for i in range(8)
+    ]  # fmt: skip
+    doc["scenarios"].append({"id": "blink", "title": "Blink", "description": "A fast blink.", "initial": state,
+                             "unselected": [], "steps": steps})  # fmt: skip
+    return doc
+
+
+def resumed_without_ticket(doc: Any) -> Any:
+    """A second scenario that checks and uses a ticket that no step of it keeps."""
+    scenario = copy.deepcopy(doc["scenarios"][0])
+    scenario["id"] = "no-ticket"
+    scenario["steps"] = scenario["steps"][1:]
+    doc["scenarios"].append(scenario)
+    return doc
+
+
 MUTANTS = [
     # -- schema
     Mutant("misspelled-key", RAFT, rename("/scenarios/0/steps/1/duration", "duraton"),
@@ -327,6 +350,11 @@ MUTANTS = [
            says="en-GB", marks=(point(6, "UK is not a region subtag of the IANA registry; GB is"),)),
     Mutant("swiss-german", GC, put("/language", "de-CH"), []),
     Mutant("private-use-language", GC, put("/language", "en-x-house"), []),
+    Mutant("flashing", GC, blinking,
+           [("a11y/flash-rate", "/scenarios/1/steps/3")]
+           + [("a11y/reading-time", f"/scenarios/1/steps/{i}/duration") for i in range(8)]),
+    Mutant("alt-is-the-title", RAFT, put("/alt", "How Raft elects a leader."), [("a11y/alt-redundant", "/alt")],
+           at='"alt": "How Raft'),
     Mutant("blank-alt", RAFT, put("/alt", "   "), [("a11y/alt-missing", "/alt")], at='"alt": "   "'),
     Mutant("alt-image-of", RAFT, put("/alt", "Diagram of three servers that elect a leader."),
            [("a11y/alt-redundant", "/alt")], at="Diagram of three"),
@@ -358,6 +386,11 @@ MUTANTS = [
     Mutant("reuse-without-compare", TICKET, text("the server compares the ticket with its ticket key",
                                                  "the server reads the ticket"),
            [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/2")]),
+    Mutant("other-scenario-reuses-without-store", TICKET, resumed_without_ticket,
+           [("invariant/reuse-after-store-and-compare", "/scenarios/1/steps/1")]),
+    Mutant("other-scenario-named", TICKET, resumed_without_ticket,
+           [("invariant/reuse-after-store-and-compare", "/scenarios/1/steps/1")], says="no-ticket",
+           marks=(point(8, "invariant messages name the scenario"),)),
     Mutant("compare-as-checked-against", TICKET, text("compares the ticket with its ticket key",
                                                       "checks the ticket against its ticket key"),
            [], marks=(point(4, "'checked against' is a comparison"),)),
