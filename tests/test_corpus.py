@@ -563,3 +563,16 @@ def test_passive_voice_sees_used_and_phrasal_verbs(sentence: str, passive: str |
     from mechlint.rules.plain.passive_voice import passives
 
     assert [sentence[start:end] for start, end in passives(sentence)] == ([passive] if passive else [])
+
+
+@pytest.mark.parametrize(("language", "scored"), [("en", True), ("en-GB", True), ("EN_us", True), ("de", False),
+                                                  ("fr-CH", False), ("x-house", True), ("", True)])  # fmt: skip
+def test_readability_scores_only_english(language: str, scored: bool) -> None:
+    """Flesch–Kincaid is an English formula: German compounds would read as grade 12 in any text."""
+    from mechlint.engine import lint_bytes
+
+    doc = json.loads((CORPUS / BLOG / DNS).read_text(encoding="utf-8"))
+    doc["language"] = language
+    doc["limitations"] = ["Zeitüberschreitungswahrscheinlichkeiten verursachen Wiederholungsanfragenverzögerungen."] * 9
+    found = [r.rule_id for r in lint_bytes(serialise(doc).encode()) if r.rule_id == "plain/readability"]
+    assert found == (["plain/readability"] if scored else [])
