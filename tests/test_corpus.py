@@ -288,6 +288,13 @@ MUTANTS = [
            [("reference/kind-mismatch", "/scenarios/0/steps/1/active/2")], at='"b",\n            "a-to-b"'),
     Mutant("node-in-paths", RING, put("/scenarios/0/steps/2/paths/-", "server-d"),
            [("reference/kind-mismatch", "/scenarios/0/steps/2/paths/1")], at='"move",\n            "server-d"'),
+    Mutant("typo-in-the-only-use", GC, put("/scenarios/0/steps/1/paths/0", "a_to_b"),
+           [("reference/unknown-target", "/scenarios/0/steps/1/paths/0")], at='"a_to_b"', says="a-to-b"),
+    Mutant("typo-and-another-unused-target", RING, lambda doc: put("/scenarios/0/steps/2/paths/0", "mov")(
+               put("/targets/spare", {"id": "mechanism-spare", "kind": "edge", "label": "Spare"})(doc)),
+           [("reference/unknown-target", "/scenarios/0/steps/2/paths/0"),
+            ("reference/unused-target", "/targets/spare")],
+           at='"mov"', says="move"),
     Mutant("id-mismatch", DNS, put("/targets/tld/id", "mechanism-com"),
            [("reference/id-mismatch", "/targets/tld/id")], at='"mechanism-com"'),
     Mutant("duplicate-id", DNS, put("/targets/auth/id", "mechanism-tld"),
