@@ -482,6 +482,23 @@ def test_clean_file_has_no_warning_or_error(corpus: Corpus, name: str) -> None:
     assert not unexpected, shown(unexpected)
 
 
+@pytest.mark.parametrize(
+    "word",
+    [pytest.param(word, marks=point(5, why)) for word, why in [
+        ("LISTEN", "a state name of six capitals"),
+        ("CLOSED", "a state name of six capitals"),
+        ("ESTABLISHED", "a state name of eleven capitals"),
+        ("SYN-ACK", "SYN and ACK are both defined"),
+        ("SYN-SENT", "a state name: SYN is defined, SENT is an English word"),
+        ("SYN-RECEIVED", "a state name: SYN is defined, RECEIVED is an English word"),
+    ]] + ["SYN", "ACK"],
+)  # fmt: skip
+def test_tcp_words_that_are_not_undefined_acronyms(corpus: Corpus, word: str) -> None:
+    """The TCP file defines SYN and ACK; its state names and the SYN-ACK compound need no definition."""
+    flagged = [r.message for r in corpus.clean[TCP] if r.rule_id == "plain/undefined-acronym"]
+    assert not [message for message in flagged if f'"{word}"' in message]
+
+
 @pytest.mark.parametrize("name", sorted(EXPECTED_NOTES))
 def test_files_only_in_history_give_the_note_the_catalogue_names(corpus: Corpus, name: str) -> None:
     notes = [(r.rule_id, r.pointer) for r in corpus.clean[name] if r.level is Level.NOTE]
