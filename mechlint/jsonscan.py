@@ -166,12 +166,15 @@ def scan(text: str, *, max_depth: int = 100_000) -> ScanResult:
             frame = stack[-1]
             closing = "}" if frame.is_object else "]"
             if pos < n and text[pos] == ",":
+                comma = pos  # a trailing comma is reported where it is: deleting it is the fix
                 pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
                 if frame.is_object:
+                    if pos < n and text[pos] == "}":
+                        raise JsonSyntaxError(comma, "a trailing comma before '}' is not allowed in JSON")
                     pos, pointer = _read_key(text, pos, frame, result)
                 else:
                     if pos < n and text[pos] == "]":
-                        raise JsonSyntaxError(pos, "a trailing comma before ']' is not allowed in JSON")
+                        raise JsonSyntaxError(comma, "a trailing comma before ']' is not allowed in JSON")
                     frame.index += 1
                     pointer = pointer_join(frame.pointer, frame.index)
                 break
@@ -188,8 +191,6 @@ def scan(text: str, *, max_depth: int = 100_000) -> ScanResult:
 def _read_key(text: str, pos: int, frame: _Frame, result: ScanResult) -> tuple[int, str]:
     """Read ``"key" :`` at ``pos``; return the offset of the value and its pointer."""
     if pos >= len(text) or text[pos] != '"':
-        if pos < len(text) and text[pos] == "}":
-            raise JsonSyntaxError(pos, "a trailing comma before '}' is not allowed in JSON")
         raise JsonSyntaxError(pos, f"expected a member name in double quotes, found {_describe(text, pos)}")
     end = _read_string(text, pos)
     key = json.loads(text[pos:end])

@@ -27,8 +27,8 @@ def _only(raw: bytes) -> tuple[str, int, int]:
     [
         (b"", 1, 1),
         (b"   \n  ", 2, 3),
-        (b'{"a": 1,}', 1, 9),
-        (b'{\n  "a": [1, 2,]\n}', 2, 14),
+        (b'{"a": 1,}', 1, 8),  # at the trailing comma, as VS Code's JSON service does
+        (b'{\n  "a": [1, 2,]\n}', 2, 13),
         (b'{\n  "a": NaN\n}', 2, 8),
         (b'{"a": -Infinity}', 1, 7),
         (b"{'a': 1}", 1, 2),

@@ -31,7 +31,7 @@ META = RuleMeta(
     ),
     location="`/alt`",
     examples=(
-        Example(fires=True, where="/alt", json='"Stored blocks are used again."', note="the same as the title"),
+        Example(fires=True, where="/alt", json='"B uses the stored blocks again."', note="the same as the title"),
         Example(fires=True, where="/alt", json='"Diagram of a prefix cache."'),
         Example(fires=False, where="/alt", json='"A prefills a block, and B uses it again after a key check."'),
     ),

@@ -6,7 +6,10 @@ such as "isn't") and up to two adverbs, then a past participle: a regular
 "written"). To keep false positives down, participles usually used as
 adjectives ("based", "interested", "supposed") are skipped, and so is a
 participle followed directly by a noun-like word, which makes it an
-adjective ("is not measured runtime").
+adjective ("is not measured runtime"). A particle after the participle
+("is set up", "are sent back") keeps it a verb. "Used" is a participle
+("the blocks are used again") except in "used to" + a gerund or a noun
+phrase ("is used to waiting", "is used to the noise").
 """
 
 from __future__ import annotations
@@ -58,20 +61,24 @@ IRREGULAR = word_set(
     "slid slung split spoken spent spilt spun spread sprung stood stolen stuck stung struck strung sworn "
     "swept swollen swum swung taken taught torn told thought thrown thrust trodden understood undone "
     "upset woken worn woven wept won wound withdrawn written rebuilt rerun reset rewritten overwritten "
-    "undergone"
+    "undergone "
+    "used owed"  # regular, but too short for the "-ed" test below
 )
 ADJECTIVAL = word_set(
     "based concerned interested supposed tired pleased surprised worried excited married involved "
     "experienced advanced detailed complicated sophisticated dedicated qualified unrelated related "
-    "limited used finished done gone aged bored scared ashamed amazed convinced determined prepared "
+    "limited finished done gone aged bored scared ashamed amazed convinced determined prepared "
     "satisfied"
 )
 NOT_PARTICIPLES = word_set("need seed speed feed bed red shed embed indeed hundred exceed proceed succeed")
 CONTINUERS = word_set(
     "by to in on at for with from into onto over under after before during until unless because when "
     "while if as than that which who so and or but nor via per through without within between across "
-    "again once twice later first here there now then too also only still yet instead anyway"
+    "again once twice later first here there now then too also only still yet instead anyway "
+    "up out down off away back apart aside together"
 )
+#: After "used to", these start a noun phrase: "is used to the noise" means "accustomed to".
+NOUN_PHRASE_STARTS = word_set("the a an it this that these those them him her me us you my his its our their")
 _BE_HINT = re.compile(
     r"\b(?:am|is|are|was|were|be|been|being|gets?|got|gotten|getting|isn|aren|wasn|weren)\b", re.IGNORECASE
 )
@@ -86,6 +93,14 @@ def is_participle(word: str) -> bool:
     if lower in ADJECTIVAL or lower in NOT_PARTICIPLES:
         return False
     return lower in IRREGULAR or (len(lower) > 4 and lower.endswith("ed"))
+
+
+def _accustomed(tokens: list[re.Match[str]], used: int) -> bool:
+    """ "used to" then a gerund or a noun phrase: the adjective "accustomed", not a passive."""
+    if used + 2 >= len(tokens) or tokens[used + 1].group(0).lower() != "to":
+        return False
+    word = tokens[used + 2].group(0).lower()
+    return word in NOUN_PHRASE_STARTS or (len(word) > 4 and word.endswith("ing"))
 
 
 def _is_adverb(word: str) -> bool:
@@ -122,6 +137,8 @@ def _passives(text: str) -> Iterator[tuple[int, int]]:
         if not re.fullmatch(r"[\s\w'’]*", text[token.end() : participle.start()]):
             continue
         after = tokens[position + 1] if position + 1 < len(tokens) else None
+        if participle.group(0).lower() == "used" and _accustomed(tokens, position):
+            continue
         if after is not None and text[participle.end() : after.start()].isspace():
             word = after.group(0)
             if word.islower() and word not in CONTINUERS and not _is_adverb(word):

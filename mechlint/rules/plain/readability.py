@@ -5,10 +5,17 @@ at least 100 words: shorter texts give unstable grades. The grade is
 ``0.39 × words per sentence + 11.8 × syllables per word − 15.59``, with
 syllables counted by rules and a small table of exceptions (no download, no
 network). Words without letters, like numbers, are not scored.
+
+The formula and the syllable rules are made for English, so only a file
+whose ``language`` is English (``en``, ``en-GB``, …) is scored; German or
+French prose, with its longer words, would get a grade that means nothing.
+A file without a usable ``language`` is scored (``a11y/language`` reports
+the tag).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -68,7 +75,18 @@ def grade(texts: list[str]) -> tuple[float, int]:
     return 0.39 * word_count / sentence_count + 11.8 * syllable_count / word_count - 15.59, word_count
 
 
+def is_english(data: object) -> bool:
+    """True unless the document's ``language`` tag names a language other than English."""
+    language = data.get("language") if isinstance(data, dict) else None
+    if not isinstance(language, str):
+        return True
+    primary = re.split(r"[-_]", language.strip(), maxsplit=1)[0].lower()
+    return primary == "en" or re.fullmatch(r"[a-z]{2,8}", primary) is None
+
+
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    if not is_english(document.data):
+        return
     score, count = grade([p.text for p in prose.of(document)])
     if count >= context.options["min-words"] and score > context.options["max-grade"]:
         yield META.finding(

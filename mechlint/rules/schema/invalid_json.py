@@ -4,7 +4,8 @@ That covers syntax errors (a trailing comma, single quotes, an unclosed
 string), bytes that are not UTF-8 (including UTF-16 and UTF-32 files), a
 UTF-8 byte-order mark, ``NaN`` and ``Infinity``, an empty file, and nesting
 too deep to parse. The finding points at the exact line and column of the
-first problem; no other rule runs on a file that does not parse, except
+first problem (for a trailing comma, the comma itself: deleting it is the
+fix); no other rule runs on a file that does not parse, except
 when the only problem is a byte-order mark.
 """
 
