@@ -64,6 +64,8 @@ class Revision:
     path: str
     blob: str | None
     previous: str | None
+    #: The name the path had before this commit, when the commit renamed (or copied) it.
+    origin: str | None = None
 
 
 def _is_hex(value: str) -> bool:
@@ -213,7 +215,8 @@ def parse_log(output: bytes) -> list[Revision]:
             path = names[-1]
             blob = None if set(new_blob) == {"0"} or meta[1] == "160000" else new_blob
             previous = None if set(old_blob) == {"0"} else old_blob
-            revisions.append(Revision(commit, time, path, blob, previous))
+            origin = names[0] if count == 2 and len(names) == 2 else None
+            revisions.append(Revision(commit, time, path, blob, previous, origin))
     return revisions
 
 
@@ -296,15 +299,36 @@ class History:
         )  # fmt: skip
         return parse_log(output)
 
-    def commit_with_blob(self, blob: str) -> str | None:
-        """A commit that introduced ``blob`` (checked to be hexadecimal), on any ref."""
+    def blob_holders(self, blob: str) -> list[Revision]:
+        """Every commit on any ref after which some path holds ``blob`` (checked to be hexadecimal), newest first.
+
+        For each, ``git show <commit>:<path>`` gives the blob. Renames are not
+        detected, so a moved copy counts as the path it moved to.
+        """
         if not _is_hex(blob):
-            return None
+            return []
         output = self._ask(
-            "find\0" + blob, ("log", "--all", "--format=%H", "-1", f"--find-object={blob}", "--no-textconv")
-        )
-        text = output.decode("ascii", "replace").strip()
-        return text if _is_hex(text) else None
+            "holders\0" + blob,
+            (
+                "log", "--all", "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
+                "--no-renames", "--no-textconv", "--no-ext-diff", "--no-color", "--format=%x01%H %ct",
+                f"--find-object={blob}",
+            ),
+        )  # fmt: skip
+        return [r for r in parse_log(output) if r.blob == blob]
+
+    def tree(self, commit: str) -> dict[str, str]:
+        """``{path: blob}`` of every file in ``commit`` (checked to be hexadecimal); submodules are left out."""
+        if not _is_hex(commit):
+            return {}
+        output = self._ask("tree\0" + commit, ("ls-tree", "-r", "-z", "--full-tree", commit), per_refs=False)
+        files: dict[str, str] = {}
+        for entry in output.split(b"\0"):
+            meta, tab, name = entry.partition(b"\t")
+            fields = meta.decode("ascii", "replace").split()
+            if tab and len(fields) == 3 and fields[1] == "blob" and _is_hex(fields[2]):
+                files[name.decode("utf-8", "surrogateescape")] = fields[2]
+        return files
 
     def reachable_objects(self) -> list[str]:
         output = self.git.run("rev-list", "--objects", "--all", "--no-object-names", "--filter=object:type=blob")

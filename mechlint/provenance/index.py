@@ -89,10 +89,7 @@ class BlobIndex:
             self.cache.set_reachable(refs, objects)
         self._ready = True
 
-    def find(self, digest: str) -> str | None:
-        """A reachable blob whose bytes have ``digest``, verified; ``None`` if there is none."""
+    def find_all(self, digest: str) -> list[str]:
+        """Every reachable blob whose bytes (or LFS pointer) have ``digest``, each verified."""
         self.ensure()
-        for oid in self.cache.blobs_with(digest):
-            if self.verified(oid, digest):
-                return oid
-        return None
+        return [oid for oid in self.cache.blobs_with(digest) if self.verified(oid, digest)]
