@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from mechlint import lint
+from mechlint.config import Config
 from mechlint.provenance.resolve import Provenance
 
 from .gitrepo import commit, git, init, write
@@ -248,3 +250,29 @@ def test_locate_refuses_a_mistyped_path_and_finds_a_frozen_original(repo: Path) 
         assert provenance.locate(location, "content/fig.svg", sha("<svg>1</svg>\n")).commit == original
     finally:
         provenance.close()
+
+
+def cached_run(repo: Path, cache: Path) -> list[tuple[str, str, str]]:
+    report = lint([repo / "content"], Config(root=repo), root=repo, cache=cache)
+    return [(r.rule_id, r.pointer, r.message) for r in report.results if r.rule_id.startswith("provenance/")]
+
+
+def test_a_frozen_copy_of_an_original_not_committed_yet_is_no_mismatch(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "start", {"README.md": "blog\n"})
+    write(repo, "content/fig.svg", "<svg>new</svg>\n")
+    write(repo, "research/m/before/content/fig.svg", "<svg>new</svg>\n")
+    mechanism(repo, [{"path": "research/m/before/content/fig.svg", "sha256": sha("<svg>new</svg>\n")}])
+    assert cached_run(repo, tmp_path / "cache") == []
+    write(repo, "content/fig.svg", "<svg>edited</svg>\n")  # the claim is false again, and the cache knows it
+    assert ids(cached_run(repo, tmp_path / "cache")) == [("provenance/frozen-copy-mismatch", "/sources/0/path")]
+
+
+def test_a_cached_suggestion_follows_the_files_beside_the_path(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "start", {"README.md": "blog\n"})
+    write(repo, "content/post/article.md", "draft\n")
+    mechanism(repo, [{"path": "content/post/artcle.md", "sha256": sha("draft\n")}])
+    [(_, _, message)] = cached_run(repo, tmp_path / "cache")
+    assert '"content/post/article.md"?' in message
+    (repo / "content/post/article.md").rename(repo / "content/post/articles.md")
+    [(_, _, message)] = cached_run(repo, tmp_path / "cache")
+    assert '"content/post/articles.md"?' in message

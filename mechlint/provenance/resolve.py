@@ -224,7 +224,8 @@ class Provenance:
         if repository.refs_key is None:
             repository.refs_key = _refs_key(repository.toplevel)
         parts = [CLASSIFICATION, str(repository.base), repository.refs_key]
-        for path in paths:
+        originals = [original for path in paths if (original := self.frozen_original(path)) is not None]
+        for path in paths + originals:  # a frozen copy's claim also reads its original in the working tree
             if path not in repository.states:
                 if path_problem(path):
                     repository.states[path] = "unsafe"
@@ -603,6 +604,13 @@ class Source:
             "or core.autocrlf, explains the difference)"
         )
 
+    def _original_holds_them_now(self, original: str) -> bool:
+        """Whether the original path holds the pinned bytes in the working tree (not committed yet)."""
+        if self._pinned_bytes is None or path_problem(original):
+            return False  # only a copy whose own bytes are the pinned ones can be compared
+        state = hash_source(self.repo.base, original)
+        return state.kind == "file" and state.sha256 == self.digest
+
     def _frozen_claim(self, original: str) -> list[Outcome]:
         history = self.repo.history()
         claim = f"{quote(self.path, 200)} is a frozen copy of {quote(original, 200)}"
@@ -612,7 +620,7 @@ class Source:
             hit = self._hit(original)
         except GitError as error:
             return [self._unavailable(f"{claim}, and looking it up failed ({error})")]
-        if hit is not None:
+        if hit is not None or self._original_holds_them_now(original):
             return []
         if not history.complete:
             return [self._unavailable(f"{claim}, and its pinned bytes are not in the history this clone has")]
