@@ -276,3 +276,40 @@ def test_a_cached_suggestion_follows_the_files_beside_the_path(repo: Path, tmp_p
     (repo / "content/post/article.md").rename(repo / "content/post/articles.md")
     [(_, _, message)] = cached_run(repo, tmp_path / "cache")
     assert '"content/post/articles.md"?' in message
+
+
+# -- stale-source names the change HEAD has, not one made on another branch ----------------------------------
+
+
+def test_a_crlf_checkout_is_fine_when_another_branch_changed_the_file_later(repo: Path) -> None:
+    commit(repo, "first", {".gitattributes": "*.md text eol=crlf\n", "post.md": "a\nb\n"})
+    git(repo, "checkout", "-q", "-b", "side")
+    commit(repo, "side edit", {"post.md": "a\nb\nc\n"})
+    git(repo, "checkout", "-q", "main")
+    (repo / "post.md").unlink()
+    git(repo, "checkout", "--", "post.md")
+    assert (repo / "post.md").read_bytes() == b"a\r\nb\r\n"
+    mechanism(repo, [{"path": "post.md", "sha256": sha("a\nb\n")}])
+    assert run(repo) == []
+
+
+def test_an_uncommitted_change_is_not_blamed_on_another_branch(repo: Path) -> None:
+    commit(repo, "first", {"post.md": ARTICLE})
+    git(repo, "checkout", "-q", "-b", "side")
+    side = commit(repo, "side edit", {"post.md": EDITED})
+    git(repo, "checkout", "-q", "main")
+    write(repo, "post.md", "edited here\n")
+    mechanism(repo, [{"path": "post.md", "sha256": sha(ARTICLE)}])
+    [(rule, _, message)] = run(repo)
+    assert rule == "provenance/stale-source" and "not committed" in message and side[:12] not in message
+
+
+def test_stale_names_the_change_on_the_branch_checked_out(repo: Path) -> None:
+    commit(repo, "first", {"post.md": ARTICLE})
+    git(repo, "checkout", "-q", "-b", "side")
+    side = commit(repo, "side edit", {"post.md": EDITED})
+    git(repo, "checkout", "-q", "main")
+    ours = commit(repo, "main edit", {"post.md": ARTICLE + "Ours.\n"})
+    mechanism(repo, [{"path": "post.md", "sha256": sha(ARTICLE)}])
+    [(rule, _, message)] = run(repo)
+    assert rule == "provenance/stale-source" and ours[:12] in message and side[:12] not in message

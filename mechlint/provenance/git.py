@@ -330,6 +330,15 @@ class History:
                 files[name.decode("utf-8", "surrogateescape")] = fields[2]
         return files
 
+    def is_ancestor(self, commit: str, descendant: str) -> bool:
+        """Whether ``commit`` is ``descendant`` or one of its ancestors (both checked to be hexadecimal)."""
+        if not (_is_hex(commit) and _is_hex(descendant)):
+            return False
+        output = self._ask(
+            f"base\0{commit}\0{descendant}", ("merge-base", commit, descendant), per_refs=False, check=False
+        )
+        return output.decode("ascii", "replace").strip() == commit
+
     def reachable_objects(self) -> list[str]:
         output = self.git.run("rev-list", "--objects", "--all", "--no-object-names", "--filter=object:type=blob")
         return [line for line in output.decode("ascii", "replace").split() if _is_hex(line)]

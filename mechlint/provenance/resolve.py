@@ -576,12 +576,16 @@ class Source:
         assert history is not None
         newer = revisions[: revisions.index(hit)]
         later = [r for r in newer if r.previous == hit.blob and r.blob != hit.blob]
-        head_blob = revisions[0].blob if revisions else None
-        variants = line_ending_variants(state.data)
-        if head_blob == hit.blob and self.digest in variants:
-            return []  # only the checkout's line-ending conversion differs from the pinned blob
-        if later:
-            changed = f"commit {history.describe(later[-1].commit)} changed them"
+        head = history.state().head
+        head_blob = history.tree(head).get(self.repo.prefix + self.path) if head else None
+        if head_blob == hit.blob:  # HEAD holds the pinned bytes: whatever other branches did, the change is here
+            if self.digest in line_ending_variants(state.data):
+                return []  # only the checkout's line-ending conversion differs from the pinned blob
+            later = []
+        # the change HEAD has, not one made on another branch
+        ours = [r for r in later if head is not None and history.is_ancestor(r.commit, head)]
+        if ours or later:
+            changed = f"commit {history.describe((ours or later)[-1].commit)} changed them"
         else:
             changed = "they were changed in the working tree and not committed"
         shown = self._shown(hit.path)
