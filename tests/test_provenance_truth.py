@@ -313,3 +313,23 @@ def test_stale_names_the_change_on_the_branch_checked_out(repo: Path) -> None:
     mechanism(repo, [{"path": "post.md", "sha256": sha(ARTICLE)}])
     [(rule, _, message)] = run(repo)
     assert rule == "provenance/stale-source" and ours[:12] in message and side[:12] not in message
+
+
+# -- the stash is not history -----------------------------------------------------------------------------------
+
+
+def test_bytes_only_in_the_stash_are_not_history(repo: Path) -> None:
+    commit(repo, "first", {"post.md": "v1\n"})
+    write(repo, "post.md", "stashed edit\n")
+    write(repo, "new.md", "never committed\n")
+    git(repo, "add", "new.md")
+    git(repo, "stash", "push", "-q")
+    assert not (repo / "new.md").exists()
+    mechanism(
+        repo,
+        [{"path": "post.md", "sha256": sha("stashed edit\n")}, {"path": "new.md", "sha256": sha("never committed\n")}],
+    )
+    assert ids(run(repo)) == [
+        ("provenance/digest-mismatch", "/sources/0/sha256"),
+        ("provenance/missing-source", "/sources/1/path"),
+    ]

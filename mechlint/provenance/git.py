@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from mechlint.provenance.cache import BlobCache
 
 _HEX = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+#: Every ref but the stash: stashed work was never committed, so it is not the history a pin may rest on.
+ALL_REFS = ("--exclude=refs/stash", "--all")
 _SAFE_CONFIG = (
     "-c", "core.fsmonitor=false",
     "-c", "core.hooksPath=/dev/null",
@@ -288,11 +290,11 @@ class History:
         return not state.shallow and not state.partial
 
     def path_history(self, path: str) -> list[Revision]:
-        """Every commit that changed ``path`` on any ref, renames followed, newest first."""
+        """Every commit that changed ``path`` on any ref but the stash, renames followed, newest first."""
         output = self._ask(
-            "log\0" + path,
+            "log-no-stash\0" + path,
             (
-                "log", "--all", "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
+                "log", *ALL_REFS, "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
                 "--follow", "-M", "--no-textconv", "--no-ext-diff", "--no-color", "--format=%x01%H %ct",
                 "--end-of-options", "--", path,
             ),
@@ -310,7 +312,7 @@ class History:
         output = self._ask(
             "holders\0" + blob,
             (
-                "log", "--all", "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
+                "log", *ALL_REFS, "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
                 "--no-renames", "--no-textconv", "--no-ext-diff", "--no-color", "--format=%x01%H %ct",
                 f"--find-object={blob}",
             ),
@@ -340,7 +342,7 @@ class History:
         return output.decode("ascii", "replace").strip() == commit
 
     def reachable_objects(self) -> list[str]:
-        output = self.git.run("rev-list", "--objects", "--all", "--no-object-names", "--filter=object:type=blob")
+        output = self.git.run("rev-list", "--objects", *ALL_REFS, "--no-object-names", "--filter=object:type=blob")
         return [line for line in output.decode("ascii", "replace").split() if _is_hex(line)]
 
     def refs_fingerprint(self) -> str:

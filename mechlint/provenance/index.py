@@ -82,7 +82,7 @@ class BlobIndex:
         """Index every blob reachable from any ref (skipped when the refs did not change)."""
         if self._ready:
             return
-        refs = self.history.refs_fingerprint()
+        refs = "without the stash:" + self.history.refs_fingerprint()  # the set was once made with the stash
         if self.cache.reachable_state() != refs:
             objects = self.history.reachable_objects()
             self._hash_missing(objects)
