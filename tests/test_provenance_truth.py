@@ -333,3 +333,35 @@ def test_bytes_only_in_the_stash_are_not_history(repo: Path) -> None:
         ("provenance/digest-mismatch", "/sources/0/sha256"),
         ("provenance/missing-source", "/sources/1/path"),
     ]
+
+
+# -- "did you mean": a table ------------------------------------------------------------------------------------
+
+TREE = [
+    "content/blog/tcp/post.md",
+    "content/blog/tcp/figure.svg",
+    "content/blog/raft/post.md",
+    "content/blog/raft/election.svg",
+    "README.md",
+]
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("content/blog/tcp/psot.md", "content/blog/tcp/post.md"),
+        ("content/blog/tcp/Post.md", "content/blog/tcp/post.md"),
+        ("Content/Blog/TCP/post.md", "content/blog/tcp/post.md"),
+        ("content/blog/tcp/figure.svgz", "content/blog/tcp/figure.svg"),
+        ("content/blog/tpc/post.md", "content/blog/tcp/post.md"),
+        ("content/blog/tcp/election.svg", "content/blog/raft/election.svg"),
+        ("content/blog/raft/electoin.svg", "content/blog/raft/election.svg"),
+        ("content/blog/dns/figure.svgg", None),
+        ("content/blog/tcp/handshake.md", None),
+        ("notes/todo.txt", None),
+    ],
+)
+def test_closest_name(typed: str, meant: str | None) -> None:
+    from mechlint.provenance.whereabouts import Names
+
+    assert Names(TREE).closest(typed) == meant

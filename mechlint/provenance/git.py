@@ -245,6 +245,7 @@ class History:
         #: Where git's answers are kept between runs (the blob cache); attached by the caller, optional.
         self.answers: BlobCache | None = None
         self._asked: dict[str, bytes] = {}
+        self._trees: dict[str, dict[str, str]] = {}
         self._refs: str | None = None
 
     def _ask(self, question: str, args: tuple[str, ...], *, per_refs: bool = True, check: bool = True) -> bytes:
@@ -323,14 +324,16 @@ class History:
         """``{path: blob}`` of every file in ``commit`` (checked to be hexadecimal); submodules are left out."""
         if not _is_hex(commit):
             return {}
-        output = self._ask("tree\0" + commit, ("ls-tree", "-r", "-z", "--full-tree", commit), per_refs=False)
-        files: dict[str, str] = {}
-        for entry in output.split(b"\0"):
-            meta, tab, name = entry.partition(b"\t")
-            fields = meta.decode("ascii", "replace").split()
-            if tab and len(fields) == 3 and fields[1] == "blob" and _is_hex(fields[2]):
-                files[name.decode("utf-8", "surrogateescape")] = fields[2]
-        return files
+        if commit not in self._trees:
+            output = self._ask("tree\0" + commit, ("ls-tree", "-r", "-z", "--full-tree", commit), per_refs=False)
+            files: dict[str, str] = {}
+            for entry in output.split(b"\0"):
+                meta, tab, name = entry.partition(b"\t")
+                fields = meta.decode("ascii", "replace").split()
+                if tab and len(fields) == 3 and fields[1] == "blob" and _is_hex(fields[2]):
+                    files[name.decode("utf-8", "surrogateescape")] = fields[2]
+            self._trees[commit] = files
+        return self._trees[commit]
 
     def is_ancestor(self, commit: str, descendant: str) -> bool:
         """Whether ``commit`` is ``descendant`` or one of its ancestors (both checked to be hexadecimal)."""

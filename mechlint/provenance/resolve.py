@@ -28,7 +28,7 @@ from mechlint.views import as_object, items, quote
 if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when history is first needed
     from mechlint.provenance.git import History, Revision
     from mechlint.provenance.index import BlobIndex
-    from mechlint.provenance.whereabouts import Holder
+    from mechlint.provenance.whereabouts import Holder, Names
 
 DIGEST = re.compile(r"[0-9a-f]{64}")
 DEFAULT_FROZEN = "research/*/before/**"
@@ -77,6 +77,7 @@ class Repository:
     states: dict[str, str] = field(default_factory=dict)
     #: Whether a folder of the repository (relative to ``base``) holds a ``.git``: remembered for the run.
     submodules: dict[str, bool] = field(default_factory=dict)
+    _names: Names | None = None
 
     @property
     def prefix(self) -> str:
@@ -109,6 +110,21 @@ class Repository:
 
             self._index = BlobIndex(history, history.answers)
         return self._index
+
+    def names(self) -> Names:
+        """The files of HEAD inside ``base``, as source paths, indexed once a run for "did you mean"."""
+        from mechlint.provenance.whereabouts import Names
+
+        if self._names is None:
+            history = self.history()
+            head = history.state().head if history is not None else None
+            try:
+                tree = history.tree(head) if history is not None and head else {}
+            except GitError:
+                tree = {}
+            prefix = self.prefix
+            self._names = Names(path[len(prefix) :] for path in tree if path.startswith(prefix))
+        return self._names
 
     def close(self) -> None:
         if self._history is not None:
@@ -446,7 +462,7 @@ class Source:
         return f"those bytes were at {quote(best.path, 200)} in commit {history.describe(best.commit)}"
 
     def _did_you_mean(self) -> str:
-        from mechlint.provenance.whereabouts import closest, nearby_files, suggestion
+        from mechlint.provenance.whereabouts import nearby_files, suggestion
 
         history = self.repo.history()
         if history is None:
@@ -454,14 +470,7 @@ class Source:
         found = self._holders()
         by_name = None
         if not found:
-            head = history.state().head
-            prefix = self.repo.prefix
-            try:
-                tree = history.tree(head) if head else {}
-            except GitError:
-                tree = {}
-            names = [path[len(prefix) :] for path in tree if path.startswith(prefix)]
-            by_name = closest(self.path, names + nearby_files(self.repo.base, self.path))
+            by_name = self.repo.names().closest(self.path, nearby_files(self.repo.base, self.path))
         return suggestion(self.path, found, by_name, history.describe)
 
     def pinned_revision(self, revisions: list[Revision]) -> Revision | None:

@@ -54,48 +54,79 @@ class Holder:
 
 
 def holders(history: History, index: BlobIndex, digest: str, prefix: str, exclude: str) -> list[Holder]:
-    """Where the bytes with ``digest`` are: paths holding them at HEAD first, then (newest first) in history."""
+    """Where the bytes with ``digest`` are: the paths holding them at HEAD, or else those that held them.
+
+    Those that held them come newest first, each with a commit in which it did.
+    """
     blobs = set(index.find_all(digest))
     if not blobs:
         return []
     head = history.state().head
     tree = history.tree(head) if head else {}
-    found = [Holder(path) for path, blob in sorted(tree.items()) if blob in blobs]
-    past = [r for blob in sorted(blobs) for r in history.blob_holders(blob)]
-    found += [Holder(r.path, r.commit) for r in sorted(past, key=lambda r: -r.time)]
-    shown: list[Holder] = []
+    now = _relative([Holder(path) for path, blob in sorted(tree.items()) if blob in blobs], prefix, exclude)
+    if now:
+        return now  # the history walk (one log over every commit) is needed only when HEAD has none
+    past = sorted((r for blob in sorted(blobs) for r in history.blob_holders(blob)), key=lambda r: -r.time)
+    return _relative([Holder(r.path, r.commit) for r in past], prefix, exclude)
+
+
+def _relative(found: list[Holder], prefix: str, exclude: str) -> list[Holder]:
+    """The holders inside the sources' folder, as source paths, each path once, ``exclude`` left out."""
+    shown: dict[str, Holder] = {}
     for holder in found:
         if not holder.path.startswith(prefix):
             continue  # outside the folder source paths are relative to
-        relative = Holder(holder.path[len(prefix) :], holder.commit)
-        if relative.path != exclude and relative.path not in {h.path for h in shown}:
-            shown.append(relative)
-    return shown
+        path = holder.path[len(prefix) :]
+        if path != exclude and path not in shown:
+            shown[path] = Holder(path, holder.commit)
+    return list(shown.values())
 
 
-def closest(path: str, candidates: Iterable[str]) -> str | None:
-    """The candidate the author of ``path`` most likely meant, or ``None`` when none is close.
+class Names:
+    """The files of a tree, indexed once so that each "did you mean" costs a few lookups, not a scan."""
 
-    A name that differs only in case wins; then a close file name in the same
-    folder; then the same file name in the closest folder; then a close path.
-    """
-    names = sorted(set(candidates) - {path})
-    if not names:
-        return None
-    folded = path.casefold()
-    for name in names:
-        if name.casefold() == folded:
-            return name
-    folder, _, base = path.rpartition("/")
-    siblings = {name.rpartition("/")[2]: name for name in names if name.rpartition("/")[0] == folder}
-    near = difflib.get_close_matches(base, list(siblings), n=1, cutoff=0.6)
-    if near:
-        return siblings[near[0]]
-    same_name = [name for name in names if name.rpartition("/")[2] == base]
-    if same_name:
-        return max(same_name, key=lambda name: difflib.SequenceMatcher(None, path, name).ratio())
-    near = difflib.get_close_matches(path, names, n=1, cutoff=0.85)
-    return near[0] if near else None
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.folded: dict[str, str] = {}
+        self.by_base: dict[str, list[str]] = {}
+        self.by_folder: dict[str, list[str]] = {}
+        for path in sorted(set(paths)):
+            self.folded.setdefault(path.casefold(), path)
+            folder, _, base = path.rpartition("/")
+            self.by_base.setdefault(base, []).append(path)
+            self.by_folder.setdefault(folder, []).append(path)
+
+    def closest(self, path: str, beside: Iterable[str] = ()) -> str | None:
+        """The file the author of ``path`` most likely meant, or ``None`` when none is close.
+
+        ``beside`` adds files not in the tree (the working tree next to the
+        path). A name that differs only in case wins; then a close file name
+        in the same folder; then the same file name in the folder closest to
+        the path's; then a close file name in the deepest folder of the path
+        that exists.
+        """
+        extra = Names(beside)
+        folded = path.casefold()
+        for names in (self, extra):
+            match = names.folded.get(folded)
+            if match is not None and match != path:
+                return match
+        folder, _, base = path.rpartition("/")
+        siblings = {
+            name.rpartition("/")[2]: name for names in (self, extra) for name in names.by_folder.get(folder, [])
+        }
+        near = difflib.get_close_matches(base, list(siblings), n=1, cutoff=0.6)
+        if near:
+            return siblings[near[0]]
+        same = self.by_base.get(base, []) + extra.by_base.get(base, [])
+        if same:
+            return max(same, key=lambda name: difflib.SequenceMatcher(None, path, name).ratio())
+        while folder and folder not in self.by_folder and folder not in extra.by_folder:
+            folder = folder.rpartition("/")[0]
+        children = {
+            name.rpartition("/")[2]: name for names in (self, extra) for name in names.by_folder.get(folder, [])
+        }
+        near = difflib.get_close_matches(base, list(children), n=1, cutoff=0.75)
+        return children[near[0]] if near else None
 
 
 def nearby_files(base: Path, path: str) -> list[str]:
