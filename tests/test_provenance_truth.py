@@ -365,3 +365,27 @@ def test_closest_name(typed: str, meant: str | None) -> None:
     from mechlint.provenance.whereabouts import Names
 
     assert Names(TREE).closest(typed) == meant
+
+
+# -- pin, attest and verify use the configured frozen-copy pattern, as check does ------------------------------
+
+
+def test_pin_resolves_a_gone_frozen_copy_by_the_configured_pattern(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mechlint.cli import main
+
+    commit(repo, "figure", {"content/fig.svg": "<svg>1</svg>\n"})
+    commit(repo, "migrate", {"content/fig.svg": None})
+    write(repo, "mechlint.toml", '[rules."provenance/frozen-copy-mismatch"]\npattern = "archive/**"\n')
+    target = mechanism(repo, [{"path": "archive/content/fig.svg", "sha256": sha("<svg>1</svg>\n")}])
+    monkeypatch.chdir(repo)
+    assert ids(run(repo, options={"provenance/frozen-copy-mismatch": {"pattern": "archive/**"}})) == [
+        ("provenance/frozen-resolved", "/sources/0/path")
+    ]
+    assert main(["pin", "--check", str(target)]) == 0, capsys.readouterr().err
+    write(repo, "mechlint.toml", '[rules."provenance/frozen-copy-mismatch"]\npattern = "elsewhere/**"\n')
+    assert main(["pin", "--check", str(target)]) == 1
+    write(repo, "mechlint.toml", "[rules\n")
+    assert main(["pin", "--check", str(target)]) == 2
+    assert "invalid-config" in capsys.readouterr().err
