@@ -389,3 +389,18 @@ def test_pin_resolves_a_gone_frozen_copy_by_the_configured_pattern(
     write(repo, "mechlint.toml", "[rules\n")
     assert main(["pin", "--check", str(target)]) == 2
     assert "invalid-config" in capsys.readouterr().err
+
+
+def test_locate_says_which_path_held_the_bytes_in_the_commit_it_names(repo: Path) -> None:
+    commit(repo, "figure", {"content/figure.svg": ARTICLE})
+    git(repo, "mv", "content/figure.svg", "content/fig.svg")
+    commit(repo, "rename")
+    commit(repo, "gone", {"content/fig.svg": None})
+    location = mechanism(repo, [])
+    provenance = Provenance(repo)
+    try:
+        for path in ("content/fig.svg", "research/m/before/content/fig.svg"):
+            found = provenance.locate(location, path, sha(ARTICLE))
+            assert found.kind == "history" and holds(repo, found.commit, found.at or path, ARTICLE)
+    finally:
+        provenance.close()

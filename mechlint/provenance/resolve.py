@@ -60,6 +60,9 @@ class Located:
     git_blob: str = ""
     commit: str = ""
     detail: str = ""
+    #: For ``history``: the path (relative to the sources' folder) that held the bytes in ``commit``,
+    #: when it is not the source's path (a name before a rename, a frozen copy's original path).
+    at: str = ""
 
 
 @dataclass
@@ -286,7 +289,8 @@ class Provenance:
                 detail=f"nothing is at {quote(path, 200)}, and no commit held the pinned bytes at that path"
                 + (" or at its original path" if self.frozen_original(path) is not None else ""),
             )
-        return Located("history", digest, found[0].blob, found[0].commit)
+        held = source.shown(found[0].path)
+        return Located("history", digest, found[0].blob, found[0].commit, at="" if held == path else held)
 
     def frozen_original(self, path: str) -> str | None:
         if self.frozen is None:
@@ -415,7 +419,7 @@ class Source:
                 return hit, original
         return None
 
-    def _shown(self, path: str) -> str:
+    def shown(self, path: str) -> str:
         """A path from git (relative to the repository's top) as source paths are written."""
         prefix = self.repo.prefix
         return path[len(prefix) :] if prefix and path.startswith(prefix) else path
@@ -424,7 +428,7 @@ class Source:
         """``at PATH in commit C``: where ``hit`` held the bytes, so that ``git show C:PATH`` can be checked."""
         history = self.repo.history()
         commit = history.describe(hit.commit) if history is not None else hit.commit[:12]
-        shown = self._shown(hit.path)
+        shown = self.shown(hit.path)
         if original is not None:
             if shown == original:
                 return f"at its original path {quote(original, 200)} in commit {commit}"
@@ -597,7 +601,7 @@ class Source:
             changed = f"commit {history.describe((ours or later)[-1].commit)} changed them"
         else:
             changed = "they were changed in the working tree and not committed"
-        shown = self._shown(hit.path)
+        shown = self.shown(hit.path)
         renamed = "" if shown == self.path else f", when the file was named {quote(shown, 200)}"
         return [
             Outcome(
