@@ -170,6 +170,8 @@ def statement(mechanism: Path, raw: bytes, data: Any, provenance: Provenance, ve
         entry: dict[str, Any] = {"path": source["path"], "found": located.kind}
         if located.commit:
             entry["commit"] = located.commit
+        if located.at:  # git show COMMIT:AT gives the bytes (a name before a rename, a frozen copy's original)
+            entry["at"] = located.at
         found.append(entry)
     return {
         "_type": STATEMENT_TYPE,

@@ -2,7 +2,8 @@
 
 Registered on the one :data:`mechlint.cli.app`; like ``check`` they never
 print a traceback, and they resolve sources exactly as the provenance rules
-do (a frozen source whose file is gone is found in history; unsafe paths are
+do (a frozen source whose file is gone is found in history at its path or its
+original path, by the configured frozen-copy pattern; unsafe paths are
 refused).
 """
 
@@ -21,10 +22,20 @@ if TYPE_CHECKING:
 
 
 def _provenance(root: Path | None) -> Provenance:
+    """Sources resolved as ``check`` resolves them: the same frozen-copy pattern, from the same configuration."""
+    from mechlint.config import load_config
     from mechlint.discovery import find_project_root
-    from mechlint.provenance.resolve import Provenance
+    from mechlint.errors import ConfigError
+    from mechlint.provenance.resolve import DEFAULT_FROZEN, Provenance
 
-    return Provenance(root, fallback=find_project_root(Path.cwd()))
+    try:
+        config = load_config()
+    except ConfigError as error:
+        _error(f"{error} [mechlint/invalid-config]")
+        raise typer.Exit(EXIT_USAGE) from None
+    pattern = config.options.get("provenance/frozen-copy-mismatch", {}).get("pattern")
+    frozen = pattern if isinstance(pattern, str) else DEFAULT_FROZEN
+    return Provenance(root, frozen, fallback=find_project_root(Path.cwd()))
 
 
 def _read(path: Path) -> bytes:

@@ -241,7 +241,7 @@ def test_concurrent_runs_share_the_cache(tmp_path: Path) -> None:
     commit(repo, "second", {"f3.md": None})
     data = {
         **CLEAN_DATA,
-        "sources": [{"path": "moved.md", "sha256": hashlib.sha256(b"3\n").hexdigest(), "description": "x"}],
+        "sources": [{"path": "f3.md", "sha256": hashlib.sha256(b"3\n").hexdigest(), "description": "x"}],
     }
     write(repo, "content/mechanisms/m.json", json.dumps(data))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -312,8 +312,8 @@ def test_inherited_git_environment_is_ignored(repo: Path, tmp_path: Path, monkey
 def test_cache_is_used_rebuilt_when_corrupt_and_optional(repo: Path) -> None:
     commit(repo, "first", {"a.md": "a\n", "b.md": "b\n"})
     commit(repo, "second", {"a.md": None})
-    mechanism(repo, [{"path": "moved.md", "sha256": sha("a\n")}])
-    expected = [("provenance/frozen-resolved", "/sources/0/path")]
+    mechanism(repo, [{"path": "a.md", "sha256": sha("a\n")}, {"path": "moved.md", "sha256": sha("a\n")}])
+    expected = [("provenance/frozen-resolved", "/sources/0/path"), ("provenance/missing-source", "/sources/1/path")]
     assert ids(run(repo)) == expected
     cache = repo / ".git" / "mechlint" / "blobs.sqlite3"
     assert cache.is_file()
@@ -360,7 +360,7 @@ def test_parallel_indexing_gives_the_same_answer(repo: Path, monkeypatch: pytest
 
     commit(repo, "first", {f"f{i}.md": f"file {i}\n" for i in range(30)})
     commit(repo, "second", {"f7.md": None})
-    mechanism(repo, [{"path": "moved.md", "sha256": sha("file 7\n")}, {"path": "x.md", "sha256": sha("never\n")}])
+    mechanism(repo, [{"path": "f7.md", "sha256": sha("file 7\n")}, {"path": "x.md", "sha256": sha("never\n")}])
     expected = [("provenance/frozen-resolved", "/sources/0/path"), ("provenance/missing-source", "/sources/1/path")]
     assert ids(run(repo)) == expected
     (repo / ".git" / "mechlint" / "blobs.sqlite3").unlink()

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from mechlint.provenance.cache import BlobCache
 
 _HEX = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+#: Every ref but the stash: stashed work was never committed, so it is not the history a pin may rest on.
+ALL_REFS = ("--exclude=refs/stash", "--all")
 _SAFE_CONFIG = (
     "-c", "core.fsmonitor=false",
     "-c", "core.hooksPath=/dev/null",
@@ -64,6 +66,8 @@ class Revision:
     path: str
     blob: str | None
     previous: str | None
+    #: The name the path had before this commit, when the commit renamed (or copied) it.
+    origin: str | None = None
 
 
 def _is_hex(value: str) -> bool:
@@ -213,7 +217,8 @@ def parse_log(output: bytes) -> list[Revision]:
             path = names[-1]
             blob = None if set(new_blob) == {"0"} or meta[1] == "160000" else new_blob
             previous = None if set(old_blob) == {"0"} else old_blob
-            revisions.append(Revision(commit, time, path, blob, previous))
+            origin = names[0] if count == 2 and len(names) == 2 else None
+            revisions.append(Revision(commit, time, path, blob, previous, origin))
     return revisions
 
 
@@ -240,6 +245,7 @@ class History:
         #: Where git's answers are kept between runs (the blob cache); attached by the caller, optional.
         self.answers: BlobCache | None = None
         self._asked: dict[str, bytes] = {}
+        self._trees: dict[str, dict[str, str]] = {}
         self._refs: str | None = None
 
     def _ask(self, question: str, args: tuple[str, ...], *, per_refs: bool = True, check: bool = True) -> bytes:
@@ -285,29 +291,61 @@ class History:
         return not state.shallow and not state.partial
 
     def path_history(self, path: str) -> list[Revision]:
-        """Every commit that changed ``path`` on any ref, renames followed, newest first."""
+        """Every commit that changed ``path`` on any ref but the stash, renames followed, newest first."""
         output = self._ask(
-            "log\0" + path,
+            "log-no-stash\0" + path,
             (
-                "log", "--all", "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
+                "log", *ALL_REFS, "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
                 "--follow", "-M", "--no-textconv", "--no-ext-diff", "--no-color", "--format=%x01%H %ct",
                 "--end-of-options", "--", path,
             ),
         )  # fmt: skip
         return parse_log(output)
 
-    def commit_with_blob(self, blob: str) -> str | None:
-        """A commit that introduced ``blob`` (checked to be hexadecimal), on any ref."""
+    def blob_holders(self, blob: str) -> list[Revision]:
+        """Every commit on any ref after which some path holds ``blob`` (checked to be hexadecimal), newest first.
+
+        For each, ``git show <commit>:<path>`` gives the blob. Renames are not
+        detected, so a moved copy counts as the path it moved to.
+        """
         if not _is_hex(blob):
-            return None
+            return []
         output = self._ask(
-            "find\0" + blob, ("log", "--all", "--format=%H", "-1", f"--find-object={blob}", "--no-textconv")
+            "holders\0" + blob,
+            (
+                "log", *ALL_REFS, "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
+                "--no-renames", "--no-textconv", "--no-ext-diff", "--no-color", "--format=%x01%H %ct",
+                f"--find-object={blob}",
+            ),
+        )  # fmt: skip
+        return [r for r in parse_log(output) if r.blob == blob]
+
+    def tree(self, commit: str) -> dict[str, str]:
+        """``{path: blob}`` of every file in ``commit`` (checked to be hexadecimal); submodules are left out."""
+        if not _is_hex(commit):
+            return {}
+        if commit not in self._trees:
+            output = self._ask("tree\0" + commit, ("ls-tree", "-r", "-z", "--full-tree", commit), per_refs=False)
+            files: dict[str, str] = {}
+            for entry in output.split(b"\0"):
+                meta, tab, name = entry.partition(b"\t")
+                fields = meta.decode("ascii", "replace").split()
+                if tab and len(fields) == 3 and fields[1] == "blob" and _is_hex(fields[2]):
+                    files[name.decode("utf-8", "surrogateescape")] = fields[2]
+            self._trees[commit] = files
+        return self._trees[commit]
+
+    def is_ancestor(self, commit: str, descendant: str) -> bool:
+        """Whether ``commit`` is ``descendant`` or one of its ancestors (both checked to be hexadecimal)."""
+        if not (_is_hex(commit) and _is_hex(descendant)):
+            return False
+        output = self._ask(
+            f"base\0{commit}\0{descendant}", ("merge-base", commit, descendant), per_refs=False, check=False
         )
-        text = output.decode("ascii", "replace").strip()
-        return text if _is_hex(text) else None
+        return output.decode("ascii", "replace").strip() == commit
 
     def reachable_objects(self) -> list[str]:
-        output = self.git.run("rev-list", "--objects", "--all", "--no-object-names", "--filter=object:type=blob")
+        output = self.git.run("rev-list", "--objects", *ALL_REFS, "--no-object-names", "--filter=object:type=blob")
         return [line for line in output.decode("ascii", "replace").split() if _is_hex(line)]
 
     def refs_fingerprint(self) -> str:

@@ -82,17 +82,14 @@ class BlobIndex:
         """Index every blob reachable from any ref (skipped when the refs did not change)."""
         if self._ready:
             return
-        refs = self.history.refs_fingerprint()
+        refs = "without the stash:" + self.history.refs_fingerprint()  # the set was once made with the stash
         if self.cache.reachable_state() != refs:
             objects = self.history.reachable_objects()
             self._hash_missing(objects)
             self.cache.set_reachable(refs, objects)
         self._ready = True
 
-    def find(self, digest: str) -> str | None:
-        """A reachable blob whose bytes have ``digest``, verified; ``None`` if there is none."""
+    def find_all(self, digest: str) -> list[str]:
+        """Every reachable blob whose bytes (or LFS pointer) have ``digest``, each verified."""
         self.ensure()
-        for oid in self.cache.blobs_with(digest):
-            if self.verified(oid, digest):
-                return oid
-        return None
+        return [oid for oid in self.cache.blobs_with(digest) if self.verified(oid, digest)]

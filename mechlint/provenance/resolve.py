@@ -28,9 +28,13 @@ from mechlint.views import as_object, items, quote
 if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when history is first needed
     from mechlint.provenance.git import History, Revision
     from mechlint.provenance.index import BlobIndex
+    from mechlint.provenance.whereabouts import Holder, Names
 
 DIGEST = re.compile(r"[0-9a-f]{64}")
 DEFAULT_FROZEN = "research/*/before/**"
+#: The version of this classification: part of the key of every cached answer, so a changed
+#: classifier never serves an answer the old one gave.
+CLASSIFICATION = "2: lineage, holders"
 FETCH_FIX = "fetch the full history (git fetch --unshallow; in GitHub Actions, actions/checkout with fetch-depth: 0)"
 
 
@@ -56,6 +60,9 @@ class Located:
     git_blob: str = ""
     commit: str = ""
     detail: str = ""
+    #: For ``history``: the path (relative to the sources' folder) that held the bytes in ``commit``,
+    #: when it is not the source's path (a name before a rename, a frozen copy's original path).
+    at: str = ""
 
 
 @dataclass
@@ -73,6 +80,7 @@ class Repository:
     states: dict[str, str] = field(default_factory=dict)
     #: Whether a folder of the repository (relative to ``base``) holds a ``.git``: remembered for the run.
     submodules: dict[str, bool] = field(default_factory=dict)
+    _names: Names | None = None
 
     @property
     def prefix(self) -> str:
@@ -105,6 +113,21 @@ class Repository:
 
             self._index = BlobIndex(history, history.answers)
         return self._index
+
+    def names(self) -> Names:
+        """The files of HEAD inside ``base``, as source paths, indexed once a run for "did you mean"."""
+        from mechlint.provenance.whereabouts import Names
+
+        if self._names is None:
+            history = self.history()
+            head = history.state().head if history is not None else None
+            try:
+                tree = history.tree(head) if history is not None and head else {}
+            except GitError:
+                tree = {}
+            prefix = self.prefix
+            self._names = Names(path[len(prefix) :] for path in tree if path.startswith(prefix))
+        return self._names
 
     def close(self) -> None:
         if self._history is not None:
@@ -219,14 +242,19 @@ class Provenance:
         repository = self.repository(mechanism)
         if repository.refs_key is None:
             repository.refs_key = _refs_key(repository.toplevel)
-        parts = [str(repository.base), repository.refs_key]
-        for path in paths:
+        parts = [CLASSIFICATION, str(repository.base), repository.refs_key]
+        originals = [original for path in paths if (original := self.frozen_original(path)) is not None]
+        for path in paths + originals:  # a frozen copy's claim also reads its original in the working tree
             if path not in repository.states:
                 if path_problem(path):
                     repository.states[path] = "unsafe"
                 else:
                     state = hash_source(repository.base, path)
                     repository.states[path] = f"{state.kind}:{state.sha256}:{state.detail}"
+                    if state.kind == "absent":  # "did you mean" looks at the files beside it
+                        from mechlint.provenance.whereabouts import nearby_files
+
+                        repository.states[path] += "\0" + "\0".join(nearby_files(repository.base, path))
             parts.append(f"{path}={repository.states[path]}")
         return "\0".join(parts)
 
@@ -252,18 +280,17 @@ class Provenance:
         if history is None:
             return Located("refused", detail=f"nothing is at {quote(path, 200)} and {repository.reason}")
         try:
-            hit = source.pinned_revision(history.path_history(repository.prefix + path))
-            blob = hit.blob if hit else None
-            commit = hit.commit if hit else None
-            if blob is None:
-                index = repository.index()
-                blob = index.find(digest) if index else None
-                commit = history.commit_with_blob(blob) if blob else None
+            found = source.history_hit()
         except GitError as error:
             return Located("refused", detail=f"{quote(path, 200)}: {error}")
-        if blob is None:
-            return Located("refused", detail=f"nothing is at {quote(path, 200)}, and no commit holds the pinned bytes")
-        return Located("history", digest, blob, commit or "")
+        if found is None or found[0].blob is None:
+            return Located(
+                "refused",
+                detail=f"nothing is at {quote(path, 200)}, and no commit held the pinned bytes at that path"
+                + (" or at its original path" if self.frozen_original(path) is not None else ""),
+            )
+        held = source.shown(found[0].path)
+        return Located("history", digest, found[0].blob, found[0].commit, at="" if held == path else held)
 
     def frozen_original(self, path: str) -> str | None:
         if self.frozen is None:
@@ -287,6 +314,8 @@ class Source:
         #: The working-tree bytes of the source when they have the pinned sha256 (they vouch for a blob).
         self._pinned_bytes: bytes | None = None
         self._pinned_blob: str | None = None
+        #: The revision that holds the pinned bytes, for each path looked up (this one, its original).
+        self._hits: dict[str, Revision | None] = {}
 
     def classify(self) -> list[Outcome]:
         problem = path_problem(self.path)
@@ -343,21 +372,110 @@ class Source:
         return out
 
     def _missing(self) -> Outcome:
+        hint = self._did_you_mean()
         return Outcome(
             "provenance/missing-source",
             "/path",
             f"nothing is at {quote(self.path, 200)}, and nothing ever was in the history of this repository; "
-            "fix the path or remove the source",
+            f"fix the path or remove the source{'; ' + hint if hint else ''}",
         )
 
-    def _revisions(self, path: str) -> list[Revision]:
+    def _lineage(self, path: str) -> list[Revision]:
+        """The revisions of ``path`` and of the names it had before renames, newest first; raises GitError."""
+        from mechlint.provenance.whereabouts import lineage
+
         history = self.repo.history()
         if history is None:
             return []
+        full = self.repo.prefix + path
+        return lineage(history.path_history(full), full)
+
+    def _revisions(self, path: str) -> list[Revision]:
         try:
-            return history.path_history(self.repo.prefix + path)
+            return self._lineage(path)
         except GitError:
             return []
+
+    def _hit(self, path: str) -> Revision | None:
+        """The revision that holds the pinned bytes at ``path`` or at a name it had before; raises GitError."""
+        if path not in self._hits:
+            self._hits[path] = self.pinned_revision(self._lineage(path))
+        return self._hits[path]
+
+    def history_hit(self) -> tuple[Revision, str | None] | None:
+        """Where history holds the pinned bytes for this source; raises GitError.
+
+        At this path (or a name it had before a rename); for a frozen copy also
+        at its original path, which is then returned second. Bytes that only
+        some other path held never count: that is a wrong path, not a source.
+        """
+        hit = self._hit(self.path)
+        if hit is not None:
+            return hit, None
+        original = self.owner.frozen_original(self.path)
+        if original is not None:
+            hit = self._hit(original)
+            if hit is not None:
+                return hit, original
+        return None
+
+    def shown(self, path: str) -> str:
+        """A path from git (relative to the repository's top) as source paths are written."""
+        prefix = self.repo.prefix
+        return path[len(prefix) :] if prefix and path.startswith(prefix) else path
+
+    def _held(self, hit: Revision, original: str | None) -> str:
+        """``at PATH in commit C``: where ``hit`` held the bytes, so that ``git show C:PATH`` can be checked."""
+        history = self.repo.history()
+        commit = history.describe(hit.commit) if history is not None else hit.commit[:12]
+        shown = self.shown(hit.path)
+        if original is not None:
+            if shown == original:
+                return f"at its original path {quote(original, 200)} in commit {commit}"
+            return (
+                f"at {quote(shown, 200)} in commit {commit}, the name its original path {quote(original, 200)} "
+                "had before a rename"
+            )
+        if shown == self.path:
+            return f"at this path in commit {commit}"
+        return f"at {quote(shown, 200)} in commit {commit}, the name this path had before a rename"
+
+    def _holders(self) -> list[Holder]:
+        """Other paths that hold the pinned bytes at HEAD or held them in a commit (nothing when unknowable)."""
+        from mechlint.provenance.whereabouts import holders
+
+        history = self.repo.history()
+        index = self.repo.index()
+        if history is None or index is None or self.digest is None:
+            return []
+        try:
+            return holders(history, index, self.digest, self.repo.prefix, self.path)
+        except GitError:
+            return []
+
+    def _elsewhere(self) -> str:
+        """``those bytes are at "x" now`` or ``… were at "x" in commit C``, or "" when no other path has them."""
+        from mechlint.provenance.whereabouts import best_holder
+
+        history = self.repo.history()
+        best = best_holder(self.path, self._holders())
+        if best is None or history is None:
+            return ""
+        if best.commit is None:
+            return f"those bytes are at {quote(best.path, 200)} now"
+        return f"those bytes were at {quote(best.path, 200)} in commit {history.describe(best.commit)}"
+
+    def _did_you_mean(self) -> str:
+        from mechlint.provenance.whereabouts import nearby_files, suggestion
+
+        history = self.repo.history()
+        if history is None:
+            return ""
+        found = self._holders()
+        by_name = None
+        if not found:
+            by_name = self.repo.names().closest(self.path, nearby_files(self.repo.base, self.path))
+        return suggestion(self.path, found, by_name, history.describe)
 
     def pinned_revision(self, revisions: list[Revision]) -> Revision | None:
         """The newest revision that brought the pinned bytes to the path (a rename does not count)."""
@@ -414,9 +532,9 @@ class Source:
             )
             return [self._unavailable(what + self._line_endings(state))]
         try:
-            revisions = history.path_history(self.repo.prefix + self.path)
-            hit = self.pinned_revision(revisions)
-            elsewhere = None if hit else self._anywhere()
+            revisions = self._lineage(self.path)
+            hit = self._hit(self.path)
+            found = None if present else self.history_hit()
         except GitError as error:
             return [self._unavailable(f"looking up {quote(self.path, 200)} failed ({error})")]
         if present:
@@ -428,30 +546,24 @@ class Source:
                         f"the pinned bytes of {quote(self.path, 200)} are not in the history this clone has"
                     )
                 ]
-            where = ""
-            if elsewhere:
-                where = (
-                    f"; those bytes are in history as another file (commit {history.describe(elsewhere)}): "
-                    "did the source move?"
-                )
+            where = self._elsewhere()
             return [
                 Outcome(
                     "provenance/digest-mismatch",
                     "/sha256",
                     f"neither the current bytes of {quote(self.path, 200)} nor any version of it in history have "
-                    f"the pinned sha256{where}{self._line_endings(state)}; "
-                    "pin the right file (mechlint pin) after review",
+                    f"the pinned sha256{'; ' + where if where else ''}{self._line_endings(state)}; "
+                    f"{'fix the path, or ' if where else ''}pin the right file (mechlint pin) after review",
                 )
             ]
-        if hit is not None or elsewhere is not None:
-            found_in = hit.commit if hit is not None else elsewhere or ""
-            at = "" if hit is not None else " (as another file)"
+        if found is not None:
+            held, original = found
             return [
                 Outcome(
                     "provenance/frozen-resolved",
                     "/path",
-                    f"{quote(self.path, 200)} is gone from the working tree; its pinned bytes are in commit "
-                    f"{history.describe(found_in)}{at}",
+                    f"{quote(self.path, 200)} is gone from the working tree; its pinned bytes were "
+                    f"{self._held(held, original)}",
                 )
             ]
         if not history.complete:
@@ -461,43 +573,42 @@ class Source:
                 )
             ]
         if revisions:
+            where = self._elsewhere()
             return [
                 Outcome(
                     "provenance/digest-mismatch",
                     "/sha256",
-                    f"{quote(self.path, 200)} was in history, but no version of it has the pinned sha256; "
-                    "fix the digest or the path",
+                    f"{quote(self.path, 200)} was in history, but no version of it has the pinned sha256"
+                    f"{'; ' + where if where else ''}; fix the digest or the path",
                 )
             ]
         return [self._missing()]
-
-    def _anywhere(self) -> str | None:
-        index = self.repo.index()
-        history = self.repo.history()
-        if index is None or history is None or self.digest is None:
-            return None
-        blob = index.find(self.digest)
-        return history.commit_with_blob(blob) if blob else None
 
     def _stale(self, hit: Revision, revisions: list[Revision], state: FileState) -> list[Outcome]:
         history = self.repo.history()
         assert history is not None
         newer = revisions[: revisions.index(hit)]
         later = [r for r in newer if r.previous == hit.blob and r.blob != hit.blob]
-        head_blob = revisions[0].blob if revisions else None
-        variants = line_ending_variants(state.data)
-        if head_blob == hit.blob and self.digest in variants:
-            return []  # only the checkout's line-ending conversion differs from the pinned blob
-        if later:
-            changed = f"commit {history.describe(later[-1].commit)} changed them"
+        head = history.state().head
+        head_blob = history.tree(head).get(self.repo.prefix + self.path) if head else None
+        if head_blob == hit.blob:  # HEAD holds the pinned bytes: whatever other branches did, the change is here
+            if self.digest in line_ending_variants(state.data):
+                return []  # only the checkout's line-ending conversion differs from the pinned blob
+            later = []
+        # the change HEAD has, not one made on another branch
+        ours = [r for r in later if head is not None and history.is_ancestor(r.commit, head)]
+        if ours or later:
+            changed = f"commit {history.describe((ours or later)[-1].commit)} changed them"
         else:
             changed = "they were changed in the working tree and not committed"
+        shown = self.shown(hit.path)
+        renamed = "" if shown == self.path else f", when the file was named {quote(shown, 200)}"
         return [
             Outcome(
                 "provenance/stale-source",
                 "/sha256",
-                f"the pinned bytes of {quote(self.path, 200)} are from commit {history.describe(hit.commit)}, and "
-                f"{changed}; review the mechanism against the new version, then run mechlint pin",
+                f"the pinned bytes of {quote(self.path, 200)} are from commit {history.describe(hit.commit)}"
+                f"{renamed}, and {changed}; review the mechanism against the new version, then run mechlint pin",
             )
         ]
 
@@ -510,24 +621,32 @@ class Source:
             "or core.autocrlf, explains the difference)"
         )
 
+    def _original_holds_them_now(self, original: str) -> bool:
+        """Whether the original path holds the pinned bytes in the working tree (not committed yet)."""
+        if self._pinned_bytes is None or path_problem(original):
+            return False  # only a copy whose own bytes are the pinned ones can be compared
+        state = hash_source(self.repo.base, original)
+        return state.kind == "file" and state.sha256 == self.digest
+
     def _frozen_claim(self, original: str) -> list[Outcome]:
         history = self.repo.history()
         claim = f"{quote(self.path, 200)} is a frozen copy of {quote(original, 200)}"
         if history is None:
             return [self._unavailable(f"{claim}, whose bytes can only be checked in history")]
         try:
-            hit = self.pinned_revision(history.path_history(self.repo.prefix + original))
+            hit = self._hit(original)
         except GitError as error:
             return [self._unavailable(f"{claim}, and looking it up failed ({error})")]
-        if hit is not None:
+        if hit is not None or self._original_holds_them_now(original):
             return []
         if not history.complete:
             return [self._unavailable(f"{claim}, and its pinned bytes are not in the history this clone has")]
+        where = self._elsewhere()
         return [
             Outcome(
                 "provenance/frozen-copy-mismatch",
                 "/path",
-                f"{claim}, but its pinned bytes never existed at {quote(original, 200)} in any commit; "
-                "the copy is not the pre-migration file",
+                f"{claim}, but its pinned bytes never existed at {quote(original, 200)} (or a name it had before a "
+                f"rename) in any commit{'; ' + where if where else ''}; the copy is not the pre-migration file",
             )
         ]

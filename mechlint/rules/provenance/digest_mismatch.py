@@ -1,7 +1,8 @@
 """Reports a source whose file is (or was) at the path, but whose pinned
-sha256 matches neither its current bytes nor any version of it in history.
-When the bytes exist in history under another path, the message names the
-commit (did the source move?). When line-ending conversion explains the
+sha256 matches neither its current bytes nor any version of it in history
+(renames followed backwards; a name the path was renamed to later does not
+count). When another path holds the pinned bytes, the message names it, and
+the commit in which it held them when it no longer does. When line-ending conversion explains the
 difference (the pinned digest is that of the file with LF or CRLF line
 endings), the message says so. A Git LFS pointer file matches by its
 ``oid sha256:`` line.

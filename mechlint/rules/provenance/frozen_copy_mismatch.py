@@ -1,7 +1,11 @@
 """Reports a source under ``research/<name>/before/<original path>`` whose
 pinned bytes never existed at ``<original path>`` in any commit of any ref
-(renames followed). The pattern is an option: a glob whose last ``**`` is
-the original path.
+(renames followed backwards: a name the original path had before a rename
+counts, a name it was renamed to later does not). A copy whose original, not
+committed yet, holds the same bytes in the working tree makes a true claim.
+When another path held
+those bytes, the message names it and the commit. The pattern is an option:
+a glob whose last ``**`` is the original path.
 """
 
 from __future__ import annotations

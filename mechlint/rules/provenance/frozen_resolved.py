@@ -1,6 +1,9 @@
 """Reports, as a note, a source whose file is gone from the working tree but
-whose pinned bytes are a blob of some commit: in the path's own history, or
-anywhere reachable from a ref. The message names the commit.
+whose pinned bytes this path held in some commit of any ref (or a name the
+path had before a rename; for a frozen copy, also its original path). The
+message names that commit, and the path when it is not this one: ``git show
+COMMIT:PATH`` gives the pinned bytes. Bytes that only some other path held do
+not count: that is a mistyped path, ``provenance/missing-source``.
 """
 
 from __future__ import annotations

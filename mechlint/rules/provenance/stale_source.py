@@ -1,8 +1,11 @@
-"""Reports a source whose pinned bytes are an older version of the file at
-its path (found in the path's history, renames and merges included), while
-the working tree holds other bytes. The message names the commit that holds
-the pinned bytes and the commit that changed them, or says that the change
-is not committed yet. After review, ``mechlint pin`` updates the digest.
+"""Reports a source whose pinned bytes are an older version of the file at its
+path (found in the path's history, renames and merges included), while the
+working tree holds other bytes. The message names the commit that holds the
+pinned bytes and the commit that changed them (the change HEAD has, not one
+made on another branch), or says that the change is not committed yet. When
+the file had another name in that commit, the message says it: ``git show
+COMMIT:PATH`` gives the pinned bytes. After review, ``mechlint pin`` updates
+the digest.
 """
 
 from __future__ import annotations
