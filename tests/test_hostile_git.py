@@ -476,3 +476,16 @@ def test_a_shallow_clone_stays_a_warning(repo: Path, tmp_path: Path) -> None:
     clone = shallow_clone(repo, tmp_path / "clone")
     found = findings(clone)
     assert [(rule, level) for rule, _, level, _ in found] == [("provenance/history-unavailable", Level.WARNING)]
+
+
+def test_linked_folders_are_followed_only_where_git_reads_them(repo: Path, tmp_path: Path) -> None:
+    unrelated = tmp_path / "unrelated"
+    _fifo(unrelated / "pipe")
+    (repo / ".git" / "unrelated").symlink_to(unrelated)  # git never reads it: not a reason to refuse
+    assert rules(bounded(lambda: findings(repo))) == STALE
+    refs = tmp_path / "refs"
+    (repo / ".git" / "refs").rename(refs)
+    (repo / ".git" / "refs").symlink_to(refs)  # as git-new-workdir links it
+    assert rules(bounded(lambda: findings(repo))) == STALE
+    _fifo(refs / "heads" / "side")
+    _refused(repo, "FIFO")

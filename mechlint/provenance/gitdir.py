@@ -22,6 +22,8 @@ from mechlint.provenance.errors import GitError
 
 #: Folders of a git folder that git never reads for mechlint's commands (and may be large).
 _SKIPPED = frozenset({"modules", "lfs", "mechlint", "logs", "hooks", "rr-cache"})
+#: Links to folders that are followed (git-new-workdir links these); any other linked folder is not git's.
+_FOLLOWED = frozenset({"refs", "objects", "info", "worktrees", "pack"})
 #: Entries looked at, at most: beyond this the watchdog still bounds git.
 _MAX_ENTRIES = 200_000
 _MAX_SMALL = 64 * 1024
@@ -94,37 +96,37 @@ def locate(worktree: Path) -> GitDirs:
 
 
 def special_file(dirs: GitDirs) -> str | None:
-    """The first file git could read that is a FIFO or a device, relative and described; else ``None``."""
+    """The first file git could read that is a FIFO or a device, described; else ``None``."""
     roots = [dirs.git_dir, dirs.common_dir, *_alternates(dirs.common_dir / "objects")]
-    seen: set[tuple[int, int]] = set()
-    stack = [root for root in roots]
+    stack = list(dict.fromkeys(os.fspath(root) for root in roots))
+    linked_seen: set[str] = set()
     count = 0
     while stack and count < _MAX_ENTRIES:
-        folder = stack.pop()
         try:
-            info = os.stat(folder)
-            if (info.st_dev, info.st_ino) in seen:
-                continue
-            seen.add((info.st_dev, info.st_ino))
-            entries = list(os.scandir(folder))
+            entries = list(os.scandir(stack.pop()))
         except OSError:
             continue
+        count += len(entries)
         for entry in entries:
-            count += 1
             try:
-                if entry.is_symlink():
-                    mode = os.stat(entry.path).st_mode
-                elif entry.is_dir(follow_symlinks=False):
-                    mode = stat.S_IFDIR
-                elif entry.is_file(follow_symlinks=False):
+                if entry.is_file(follow_symlinks=False):  # the common case, answered without a system call
                     continue
+                linked = entry.is_symlink()
+                if entry.is_dir(follow_symlinks=False):
+                    mode = stat.S_IFDIR
                 else:
-                    mode = entry.stat(follow_symlinks=False).st_mode
+                    mode = os.stat(entry.path).st_mode if linked else entry.stat(follow_symlinks=False).st_mode
             except OSError:
                 continue  # a broken link: git finds nothing there either
             if stat.S_ISDIR(mode):
-                if entry.name not in _SKIPPED:
-                    stack.append(Path(entry.path))
+                if entry.name in _SKIPPED or (linked and entry.name not in _FOLLOWED):
+                    continue
+                if linked:
+                    real = os.path.realpath(entry.path)
+                    if real in linked_seen:
+                        continue
+                    linked_seen.add(real)
+                stack.append(entry.path)
             elif stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
                 return f"{entry.path} is {_describe(mode)}"
     return None
