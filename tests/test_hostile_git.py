@@ -489,3 +489,13 @@ def test_linked_folders_are_followed_only_where_git_reads_them(repo: Path, tmp_p
     assert rules(bounded(lambda: findings(repo))) == STALE
     _fifo(refs / "heads" / "side")
     _refused(repo, "FIFO")
+
+
+def test_a_lower_configured_level_does_not_turn_broken_history_into_a_pass(repo: Path) -> None:
+    from types import MappingProxyType
+
+    _drop_object(repo, git(repo, "rev-parse", "HEAD~1"))
+    config = Config(root=repo, levels=MappingProxyType({"provenance/history-unavailable": Level.NOTE}))
+    report = bounded(lambda: lint([repo / "content"], config, root=repo))
+    levels = [r.level for r in report.results if r.rule_id == "provenance/history-unavailable"]
+    assert levels == [Level.ERROR]
