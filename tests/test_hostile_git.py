@@ -499,3 +499,8 @@ def test_a_lower_configured_level_does_not_turn_broken_history_into_a_pass(repo:
     report = bounded(lambda: lint([repo / "content"], config, root=repo))
     levels = [r.level for r in report.results if r.rule_id == "provenance/history-unavailable"]
     assert levels == [Level.ERROR]
+
+
+def test_a_corrupt_index_counts_as_dirty(repo: Path) -> None:
+    (repo / ".git" / "index").write_bytes(b"DIRC garbage")
+    assert bounded(lambda: _dirty(repo)) is True

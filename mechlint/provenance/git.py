@@ -337,10 +337,16 @@ class History:
         return f'{commit[:12]} ({date}, "{subject}")' if date else commit[:12]
 
     def is_dirty(self) -> bool:
-        """Whether a tracked file differs from HEAD (staged or not), found without running any filter."""
+        """Whether a tracked file differs from HEAD (staged or not), found without running any filter.
+
+        When git cannot say (a corrupt index), the tree counts as dirty: the claim that vouches for less.
+        """
         from mechlint.provenance.worktree import is_dirty
 
-        return is_dirty(self.git, self.cat, self.state().head)
+        try:
+            return is_dirty(self.git, self.cat, self.state().head)
+        except GitError:
+            return True
 
     def close(self) -> None:
         self.cat.close()
