@@ -504,3 +504,11 @@ def test_a_lower_configured_level_does_not_turn_broken_history_into_a_pass(repo:
 def test_a_corrupt_index_counts_as_dirty(repo: Path) -> None:
     (repo / ".git" / "index").write_bytes(b"DIRC garbage")
     assert bounded(lambda: _dirty(repo)) is True
+
+
+def test_a_large_configuration_is_read(repo: Path) -> None:
+    with (repo / ".git" / "config").open("a") as stream:
+        for number in range(3000):
+            stream.write(f'[branch "topic-{number}"]\n\tremote = origin\n\tmerge = refs/heads/topic-{number}\n')
+    assert (repo / ".git" / "config").stat().st_size > 64 * 1024
+    assert rules(bounded(lambda: findings(repo))) == STALE

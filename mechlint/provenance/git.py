@@ -96,7 +96,7 @@ def vet(git: Git) -> gitdir.Configuration:
     partial = False
     files = ((dirs.common_dir / "config", ".git/config"), (dirs.git_dir / "config.worktree", "config.worktree"))
     for path, what in files:
-        if gitdir.read_small(path, what) is None:
+        if not gitdir.is_regular(path, what):
             continue
         listing = git._run(("config", "--file", os.fspath(path), "--no-includes", "--null", "--list"), True)
         partial = gitdir.parse_listing(listing, git.worktree, dirs.git_dir, what).partial or partial

@@ -45,6 +45,19 @@ def _describe(mode: int) -> str:
     return "not a regular file"
 
 
+def is_regular(path: Path, what: str) -> bool:
+    """Whether a regular file is there (``False`` when nothing is); refuses anything else."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        raise GitError(f"{what} cannot be read ({error.strerror or error})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise GitError(f"{what} is {_describe(info.st_mode)}, not a regular file; git is not run on it")
+    return True
+
+
 def read_small(path: Path, what: str) -> bytes | None:
     """The bytes of a small regular file, ``None`` when absent; refuses anything else."""
     try:
