@@ -512,3 +512,14 @@ def test_a_large_configuration_is_read(repo: Path) -> None:
             stream.write(f'[branch "topic-{number}"]\n\tremote = origin\n\tmerge = refs/heads/topic-{number}\n')
     assert (repo / ".git" / "config").stat().st_size > 64 * 1024
     assert rules(bounded(lambda: findings(repo))) == STALE
+
+
+def test_a_linked_worktree_whose_configuration_includes_a_fifo_is_reported_quickly(repo: Path, tmp_path: Path) -> None:
+    """A ``.git`` file (linked worktree): once found by gitpython, whose config reader follows includes in-process."""
+    commit(repo, "mechanism", {"content/mechanisms/m.json": (repo / "content/mechanisms/m.json").read_bytes()})
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", str(linked))
+    _fifo(tmp_path / "fifo")
+    with (repo / ".git" / "config").open("a") as stream:
+        stream.write(f"[include]\n\tpath = {tmp_path / 'fifo'}\n")
+    _refused(linked, "include")
