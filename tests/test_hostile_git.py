@@ -523,3 +523,21 @@ def test_a_linked_worktree_whose_configuration_includes_a_fifo_is_reported_quick
     with (repo / ".git" / "config").open("a") as stream:
         stream.write(f"[include]\n\tpath = {tmp_path / 'fifo'}\n")
     _refused(linked, "include")
+
+
+@pytest.mark.parametrize("relative", ["packed-refs", "objects/{blob}"])
+def test_the_watchdog_stops_git_where_the_check_beforehand_would_not_see_a_fifo(
+    repo: Path, relative: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the check of the git folder, git (and the long-lived cat-file) blocks on the FIFO and is stopped."""
+    from mechlint.provenance import gitdir
+
+    monkeypatch.setattr(gitdir, "special_file", lambda dirs: None)
+    git(repo, "pack-refs", "--all")
+    blob = git(repo, "rev-parse", "HEAD~1:post.md")
+    path = repo / ".git" / relative.format(blob=f"{blob[:2]}/{blob[2:]}")
+    path.chmod(0o644)
+    _fifo(path)
+    found = bounded(lambda: findings(repo))
+    assert [(rule, level) for rule, _, level, _ in found] == [("provenance/history-unavailable", Level.ERROR)]
+    assert "no progress" in found[0][3]
