@@ -145,6 +145,8 @@ class Watchdog:
         last: tuple[int, str] | None = None
         quiet_since = time.monotonic()
         while not self._stop.wait(0.2):
+            if self.process.returncode is not None:  # reaped: nothing left to watch
+                return
             now = time.monotonic()
             if now - self.started > TIME_LIMIT:
                 self._kill(f"git {self.what} ran for more than {TIME_LIMIT:.0f} s and was stopped")
