@@ -4,20 +4,22 @@ A mechanism file is selected when it changed since the revision (committed,
 staged, unstaged or new), or when one of its sources did: a source edit makes
 its mechanism stale. git runs with fixed arguments, as in provenance: the
 revision is checked to be a revision (never an option) and resolved to a
-commit id first.
+commit id first; the working tree is compared by mechlint itself
+(:mod:`mechlint.provenance.worktree`), never by ``git diff``.
 """
 
 from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from pathlib import Path
 
 from mechlint.discovery import Candidate, UsageError
 from mechlint.provenance.errors import GitError
 from mechlint.provenance.git import Git
 from mechlint.provenance.resolve import git_toplevel
+from mechlint.provenance.worktree import Changes, changes_since
 
 
 def _check_revision(revision: str) -> None:
@@ -27,8 +29,14 @@ def _check_revision(revision: str) -> None:
         raise UsageError("--since: the revision contains control characters")
 
 
-def changed_paths(folder: Path, revision: str) -> tuple[Path, set[str]]:
-    """The repository's top folder and every path (relative to it) changed since ``revision``."""
+def changed_paths(folder: Path, revision: str) -> tuple[Path, Changes]:
+    """The repository's top folder and the paths (relative to it) changed since ``revision``.
+
+    Changed means committed, staged, changed in the working tree (compared by
+    hashing its bytes: ``git diff`` would run the repository's clean filters),
+    or not in the index at all (a new file; an ignored one too, which only
+    checks more).
+    """
     _check_revision(revision)
     top = git_toplevel(folder.resolve())
     if top is None:
@@ -41,12 +49,10 @@ def changed_paths(folder: Path, revision: str) -> tuple[Path, set[str]]:
         commit = resolved.decode("ascii", "replace").strip()
         if len(commit) not in (40, 64) or not all(c in "0123456789abcdef" for c in commit):
             raise UsageError(f"--since {revision!r}: no such commit in this repository")
-        diff = git.run("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", commit, "--")
-        new = git.run("ls-files", "--others", "--exclude-standard", "-z")
+        changes = changes_since(git, top, commit)
     except GitError as error:
         raise UsageError(f"--since: {error}") from None
-    names = {p.decode("utf-8", "surrogateescape") for p in (diff + b"\0" + new).split(b"\0") if p}
-    return top, names
+    return top, changes
 
 
 def _source_paths(path: Path) -> list[str]:
@@ -63,7 +69,7 @@ def _source_paths(path: Path) -> list[str]:
 
 
 def select_changed(
-    candidates: Iterable[Candidate], top: Path, changed: set[str], source_root: Path | None
+    candidates: Iterable[Candidate], top: Path, changed: Container[str], source_root: Path | None
 ) -> list[Path]:
     """The candidates that changed, or whose sources changed."""
     base = (source_root or top).resolve()

@@ -391,8 +391,8 @@ def run_rules(document: Document, enabled: Sequence[EnabledRule], notifications:
             if internal is not None:
                 findings.append(Finding(INTERNAL_ERROR, message, level=internal.level))
             continue
-        level = entry.level
-        findings.extend(f if f.level == level else _with_level(f, level) for f in found)
+        level = entry.level  # a finding may raise its own level above the configured one, never lower it
+        findings.extend(f if f.level == level else _with_level(f, max(level, f.level or level)) for f in found)
     return findings
 
 

@@ -405,7 +405,8 @@ def test_history_folders_are_those_gitpython_finds(repo: Path, tmp_path: Path) -
     for worktree in (repo, linked):
         history = open_history(worktree)
         expected = gitpython.Repo(worktree)
-        assert (history.git_dir, history.common_dir) == (Path(expected.git_dir), Path(expected.common_dir))
+        found = (history.git_dir, history.common_dir)
+        assert found == (Path(expected.git_dir).resolve(), Path(expected.common_dir).resolve())
         history.close()
 
 

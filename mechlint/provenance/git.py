@@ -3,16 +3,17 @@
 Everything runs through git's plumbing with fixed arguments: nothing read
 from a mechanism file ever becomes an option (paths come after ``--`` with
 ``--literal-pathspecs``; object ids go on standard input, or are checked to
-be hexadecimal first). git runs in a clean environment (no inherited
-``GIT_*`` variables, no prompts, no optional locks, no lazy fetches of a
-partial clone, no replace objects) and with configuration that turns off
-fsmonitor, hooks, external diff and textconv, so a hostile repository
-configuration cannot make mechlint run anything. gitpython finds the
-repository; nothing here writes to it except mechlint's own cache.
+be hexadecimal first). How git is started (environment, pinned
+configuration, time limit) is :mod:`mechlint.provenance.invoke`; the
+repository's git folders are found and checked first by
+:mod:`mechlint.provenance.gitdir`, so a hostile repository cannot make
+mechlint run anything or wait forever. Nothing here writes to the
+repository except mechlint's own cache.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from mechlint.provenance import gitdir, invoke
 from mechlint.provenance.errors import GitError
 
 if TYPE_CHECKING:
@@ -32,29 +34,6 @@ if TYPE_CHECKING:
 _HEX = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 #: Every ref but the stash: stashed work was never committed, so it is not the history a pin may rest on.
 ALL_REFS = ("--exclude=refs/stash", "--all")
-_SAFE_CONFIG = (
-    "-c", "core.fsmonitor=false",
-    "-c", "core.hooksPath=/dev/null",
-    "-c", "core.untrackedCache=false",
-    "-c", "diff.external=",
-    "-c", "protocol.allow=never",
-    "-c", "core.pager=cat",
-)  # fmt: skip
-
-
-def clean_environment() -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
-    env.update(
-        GIT_TERMINAL_PROMPT="0",
-        GIT_OPTIONAL_LOCKS="0",
-        GIT_NO_LAZY_FETCH="1",
-        GIT_NO_REPLACE_OBJECTS="1",
-        GIT_ASKPASS="",
-        SSH_ASKPASS="",
-        LC_ALL="C",
-        LANGUAGE="C",
-    )
-    return env
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,44 +54,67 @@ def _is_hex(value: str) -> bool:
 
 
 class Git:
-    """Runs fixed git commands in one repository."""
+    """Runs fixed git commands in one repository, once the repository passed :func:`vet`."""
 
     def __init__(self, worktree: Path) -> None:
         executable = shutil.which("git")
         if executable is None:
-            raise GitError("git is not installed")
+            raise GitError("git is not installed", broken=False)
         self.executable = executable
         self.worktree = worktree
-        self.env = clean_environment()
+        self.env = invoke.clean_environment()
+        self._vetted: gitdir.Configuration | GitError | None = None
 
     def command(self, *args: str) -> list[str]:
-        return [self.executable, "--no-pager", "--literal-pathspecs", "--no-replace-objects", *_SAFE_CONFIG, *args]
+        return [self.executable, *invoke.pinned_options(), *args]
+
+    def vet(self) -> gitdir.Configuration:
+        """Check the repository's git folders before git reads them (once); raises :class:`GitError`."""
+        if self._vetted is None:
+            try:
+                self._vetted = vet(self)
+            except GitError as error:
+                self._vetted = error
+        if isinstance(self._vetted, GitError):
+            raise GitError(str(self._vetted), broken=self._vetted.broken)
+        return self._vetted
 
     def run(self, *args: str, check: bool = True) -> bytes:
-        try:
-            done = subprocess.run(
-                self.command(*args),
-                cwd=self.worktree,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=300,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise GitError(f"git could not run ({error})") from None
-        if check and done.returncode != 0:
-            message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise GitError(explain(message[-1] if message else f"git exited with {done.returncode}"))
-        return done.stdout
+        self.vet()
+        return self._run(args, check)
+
+    def _run(self, args: tuple[str, ...], check: bool) -> bytes:
+        code, out, err = invoke.run(self.command(*args), os.fspath(self.worktree), self.env, args[0])
+        if check and code != 0:
+            message = err.decode("utf-8", "replace").strip().splitlines()
+            raise explain(message[-1] if message else f"git exited with {code}")
+        return out
 
 
-def explain(message: str) -> str:
+def vet(git: Git) -> gitdir.Configuration:
+    """Refuse a repository with a special file where git reads one, or a configuration git cannot be kept from."""
+    dirs = gitdir.locate(git.worktree)
+    problem = gitdir.special_file(dirs)
+    if problem:
+        raise GitError(f"{problem}; git would wait on it forever, so it is not run")
+    partial = False
+    files = ((dirs.common_dir / "config", ".git/config"), (dirs.git_dir / "config.worktree", "config.worktree"))
+    for path, what in files:
+        if not gitdir.is_regular(path, what):
+            continue
+        listing = git._run(("config", "--file", os.fspath(path), "--no-includes", "--null", "--list"), True)
+        partial = gitdir.parse_listing(listing, git.worktree, dirs.git_dir, what).partial or partial
+    return gitdir.Configuration(partial)
+
+
+def explain(message: str) -> GitError:
     if "dubious ownership" in message or "safe.directory" in message:
-        return "git refuses to read this repository because another user owns it (safe.directory)"
+        return GitError(
+            "git refuses to read this repository because another user owns it (safe.directory)", broken=False
+        )
     if "not a git repository" in message:
-        return "this is not a git repository"
-    return f"git failed: {message}"
+        return GitError("this is not a git repository", broken=False)
+    return GitError(f"git failed: {message}")
 
 
 #: Writes to a pipe up to this size are atomic and never wait for the reader (POSIX PIPE_BUF).
@@ -125,22 +127,18 @@ class CatFile:
     def __init__(self, git: Git) -> None:
         self.git = git
         self.process: subprocess.Popen[bytes] | None = None
+        self.dog: invoke.Watchdog | None = None
         self.lock = threading.Lock()
 
-    def _start(self) -> subprocess.Popen[bytes]:
-        if self.process is None or self.process.poll() is not None:
-            try:
-                self.process = subprocess.Popen(
-                    self.git.command("cat-file", "--batch"),
-                    cwd=self.git.worktree,
-                    env=self.git.env,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
-                )
-            except OSError as error:
-                raise GitError(f"git could not run ({error})") from None
-        return self.process
+    def _start(self) -> tuple[subprocess.Popen[bytes], invoke.Watchdog]:
+        if self.process is None or self.dog is None or self.process.poll() is not None:
+            self.close()
+            self.git.vet()
+            self.process = invoke.start(
+                self.git.command("cat-file", "--batch"), os.fspath(self.git.worktree), self.git.env, interactive=True
+            )
+            self.dog = invoke.Watchdog(self.process, "cat-file")
+        return self.process, self.dog
 
     def read_many(self, oids: Iterable[str]) -> Iterator[tuple[str, str, bytes | None]]:
         """``(oid, type, content)`` for each id, in order; content is ``None`` when missing."""
@@ -148,7 +146,7 @@ class CatFile:
         if not wanted:
             return
         with self.lock:
-            process = self._start()
+            process, dog = self._start()
             assert process.stdin is not None and process.stdout is not None
             writer = None
             if len(wanted) * 41 <= _ATOMIC_WRITE:  # fits the pipe at once: git cannot block us while we write
@@ -158,28 +156,37 @@ class CatFile:
                 writer.start()
             stream = process.stdout
             for oid in wanted:
-                header = stream.readline()
+                with dog.waiting():
+                    header = stream.readline()
                 if not header:
-                    raise GitError("git cat-file stopped unexpectedly (a corrupt object?)")
+                    raise GitError(dog.verdict or "git cat-file stopped unexpectedly (a corrupt object?)")
                 parts = header.split()
                 if len(parts) < 3 or parts[1] == b"missing":
                     yield oid, "missing", None
                     continue
                 size = int(parts[2])
-                content = stream.read(size)
-                stream.read(1)
+                with dog.waiting():
+                    content = stream.read(size)
+                    stream.read(1)
+                if len(content) != size:
+                    raise GitError(dog.verdict or "git cat-file stopped unexpectedly (a corrupt object?)")
                 yield oid, parts[1].decode("ascii", "replace"), content
             if writer is not None:
                 writer.join()
 
     def close(self) -> None:
+        if self.dog is not None:
+            self.dog.stop()
+            self.dog = None
         if self.process is not None:
             if self.process.stdin:
-                self.process.stdin.close()
+                with contextlib.suppress(OSError):
+                    self.process.stdin.close()
             try:
                 self.process.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                invoke.kill_group(self.process)
+                self.process.wait()
             if self.process.stdout:
                 self.process.stdout.close()
             self.process = None
@@ -235,11 +242,11 @@ class History:
     available = True
     reason = ""
 
-    def __init__(self, worktree: Path, git_dir: Path, common_dir: Path) -> None:
+    def __init__(self, worktree: Path, git_dir: Path, common_dir: Path, git: Git | None = None) -> None:
         self.worktree = worktree
         self.git_dir = git_dir
         self.common_dir = common_dir
-        self.git = Git(worktree)
+        self.git = git or Git(worktree)
         self.cat = CatFile(self.git)
         self._state: RepositoryState | None = None
         #: Where git's answers are kept between runs (the blob cache); attached by the caller, optional.
@@ -276,10 +283,7 @@ class History:
         if self._state is None:
             # what `git rev-parse --is-shallow-repository` reads, without a process of its own
             shallow = (self.common_dir / "shallow").is_file()
-            config = self.git.run(
-                "config", "--null", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$", check=False
-            )
-            partial = bool(config.strip())
+            partial = self.git.vet().partial
             head_out = self.git.run("rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False).strip()
             head = head_out.decode() if _is_hex(head_out.decode("ascii", "replace")) else None
             self._state = RepositoryState(shallow, partial, head)
@@ -345,7 +349,10 @@ class History:
         return output.decode("ascii", "replace").strip() == commit
 
     def reachable_objects(self) -> list[str]:
-        output = self.git.run("rev-list", "--objects", *ALL_REFS, "--no-object-names", "--filter=object:type=blob")
+        output = self.git.run(
+            "rev-list", "--objects", *ALL_REFS, "--no-object-names", "--filter=object:type=blob",
+            "--missing=allow-promisor",
+        )  # fmt: skip
         return [line for line in output.decode("ascii", "replace").split() if _is_hex(line)]
 
     def refs_fingerprint(self) -> str:
@@ -368,44 +375,26 @@ class History:
         return f'{commit[:12]} ({date}, "{subject}")' if date else commit[:12]
 
     def is_dirty(self) -> bool:
-        output = self.git.run("status", "--porcelain", "--untracked-files=no", "--ignore-submodules", check=False)
-        return bool(output.strip())
+        """Whether a tracked file differs from HEAD (staged or not), found without running any filter.
+
+        When git cannot say (a corrupt index), the tree counts as dirty: the claim that vouches for less.
+        """
+        from mechlint.provenance.worktree import is_dirty
+
+        try:
+            return is_dirty(self.git, self.cat, self.state().head)
+        except GitError:
+            return True
 
     def close(self) -> None:
         self.cat.close()
 
 
-def _plain_git_dir(worktree: Path) -> Path | None:
-    """``worktree/.git`` when it is an ordinary repository folder (a real folder with HEAD and objects)."""
-    folder = worktree / ".git"
-    if folder.is_symlink() or not folder.is_dir():
-        return None
-    if not (folder / "HEAD").is_file() or not (folder / "objects").is_dir() or (folder / "commondir").exists():
-        return None
-    return folder
-
-
 def open_history(worktree: Path) -> History:
-    """The history of the repository whose top folder is ``worktree``; raises :class:`GitError`.
-
-    An ordinary ``.git`` folder is recognised directly; anything else (a
-    ``.git`` file of a linked worktree or a submodule, a link) is left to
-    gitpython, whose import alone costs more than a one-file check.
-    """
-    plain = _plain_git_dir(worktree)
-    if plain is not None:
-        git_dir = common_dir = plain
-    else:
-        import git as gitpython
-
-        try:
-            repo = gitpython.Repo(worktree, search_parent_directories=False)
-            git_dir = Path(repo.git_dir)
-            common_dir = Path(repo.common_dir)
-        except (gitpython.exc.InvalidGitRepositoryError, gitpython.exc.NoSuchPathError):
-            raise GitError("this is not a git repository") from None
-        except Exception as error:  # gitpython reports a broken repository in many ways
-            raise GitError(f"git cannot read this repository ({type(error).__name__})") from None
-    history = History(worktree, git_dir, common_dir)
+    """The history of the repository whose top folder is ``worktree``; raises :class:`GitError`."""
+    git = Git(worktree)
+    git.vet()
+    dirs = gitdir.locate(worktree)
+    history = History(worktree, dirs.git_dir, dirs.common_dir, git)
     history.state()
     return history

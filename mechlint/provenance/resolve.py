@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mechlint.model import Level
 from mechlint.provenance.errors import GitError
 from mechlint.provenance.paths import (
     FileState,
@@ -43,6 +44,8 @@ class Outcome:
     rule: str
     pointer: str
     message: str
+    #: The least level to report it at; ``None``: the rule's configured level.
+    level: Level | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,8 @@ class Repository:
     _history: History | None = None
     _index: BlobIndex | None = None
     reason: str = ""
+    #: Whether the repository could not be read although it should have been (see :class:`GitError`).
+    broken: bool = False
     _opened: bool = False
     answers: dict[tuple[str, str | None], list[Outcome]] = field(default_factory=dict)
     refs_key: str | None = None
@@ -99,7 +104,7 @@ class Repository:
                 try:
                     self._history = open_history(self.toplevel)
                 except GitError as error:
-                    self.reason = str(error)
+                    self.reason, self.broken = str(error), error.broken
                 else:  # git's answers are kept between runs beside the blob digests
                     from mechlint.provenance.cache import BlobCache
 
@@ -230,7 +235,7 @@ class Provenance:
             key = (source["path"], digest)
             if key not in repository.answers:
                 repository.answers[key] = list(Source(self, repository, source["path"], digest).classify())
-            found += [Outcome(o.rule, pointer + o.pointer, o.message) for o in repository.answers[key]]
+            found += [Outcome(o.rule, pointer + o.pointer, o.message, o.level) for o in repository.answers[key]]
         return found
 
     def cache_key(self, mechanism: Path, paths: list[str]) -> str:
@@ -341,9 +346,22 @@ class Source:
 
     # -- the cases -----------------------------------------------------------
 
-    def _unavailable(self, what: str) -> Outcome:
+    def _unavailable(self, what: str, error: GitError | None = None) -> Outcome:
+        """History could not answer. A warning where that is a documented setup (a shallow or partial clone,
+        no repository); an error where the repository should have answered (a missing or corrupt object, a
+        special file, a refused configuration, git stopped): missing history never turns an error into a pass.
+        """
         history = self.repo.history()
         why = self.repo.reason if history is None else self._incomplete_reason(history)
+        broken = self.repo.broken if history is None else error is not None and error.broken and history.complete
+        if broken:
+            return Outcome(
+                "provenance/history-unavailable",
+                "/path",
+                f"{what}, but {why}; this could not be checked, so it is an error: repair the repository "
+                "(git fsck) or make a fresh clone",
+                Level.ERROR,
+            )
         return Outcome("provenance/history-unavailable", "/path", f"{what}, but {why}; {FETCH_FIX}")
 
     @staticmethod
@@ -536,7 +554,7 @@ class Source:
             hit = self._hit(self.path)
             found = None if present else self.history_hit()
         except GitError as error:
-            return [self._unavailable(f"looking up {quote(self.path, 200)} failed ({error})")]
+            return [self._unavailable(f"looking up {quote(self.path, 200)} failed ({error})", error)]
         if present:
             if hit is not None:
                 return self._stale(hit, revisions, state)
@@ -636,7 +654,7 @@ class Source:
         try:
             hit = self._hit(original)
         except GitError as error:
-            return [self._unavailable(f"{claim}, and looking it up failed ({error})")]
+            return [self._unavailable(f"{claim}, and looking it up failed ({error})", error)]
         if hit is not None or self._original_holds_them_now(original):
             return []
         if not history.complete:

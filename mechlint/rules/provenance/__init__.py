@@ -45,4 +45,4 @@ def report(meta: RuleMeta, document: Document, context: RuleContext) -> Iterator
     outcomes = document.memo("provenance", lambda: run.provenance().outcomes(document.data, location))
     for outcome in outcomes:
         if outcome.rule == meta.id:
-            yield meta.finding(outcome.pointer, outcome.message)
+            yield meta.finding(outcome.pointer, outcome.message, level=outcome.level)

@@ -4,6 +4,14 @@ that is no git repository, or a repository git refuses to read
 (``safe.directory``). The message says how to get the history (in GitHub
 Actions: ``actions/checkout`` with ``fetch-depth: 0``). mechlint never fetches
 anything itself.
+
+Those are documented setups, so the finding is a warning there. When the
+repository should have answered and could not (a missing or corrupt object,
+a FIFO or a device where git reads a file, a configuration git cannot be kept
+from such as an ``include``, git making no progress for 5 seconds), the same
+finding is an **error**, whatever level is configured (turn the rule off to
+accept that): missing history never turns an error into a pass. The message
+names what could not be checked and why.
 """
 
 from __future__ import annotations

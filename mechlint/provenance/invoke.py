@@ -1,0 +1,215 @@
+"""How git is started: a clean environment, pinned configuration, a time limit.
+
+A repository's own configuration (``.git/config``) is written by whoever
+made the checkout, so every option that could make git start a program, open
+a file, or reach the network is pinned on the command line, where it beats
+every configuration file. Values that name a program point at
+:data:`NEVER`, a path that cannot exist (``/dev/null`` is not a folder).
+``GIT_ALLOW_PROTOCOL`` allows no transport at all, which overrides any
+``protocol.*.allow`` a configuration sets, in git and in every git it starts
+(a partial clone's lazy fetch). Commands that would run a repository's clean
+filters (``git diff`` or ``git status`` against the working tree) are not used
+at all: :mod:`mechlint.provenance.worktree` hashes the bytes itself.
+
+git runs in a session of its own (no terminal to open), and a
+:class:`Watchdog` kills its process group when it makes no progress for
+:data:`STALL_SECONDS` (blocked on a FIFO or a terminal) or runs past
+:data:`TIME_LIMIT`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from mechlint.provenance.errors import GitError
+
+#: A program path that cannot exist: nothing under ``/dev/null`` can.
+NEVER = "/dev/null/mechlint-runs-no-program"
+#: Seconds without any CPU use, while mechlint waits for git, after which git is stopped.
+STALL_SECONDS = 5.0
+#: Seconds any one git command may run at most.
+TIME_LIMIT = 300.0
+
+#: ``(key, value)`` given with ``-c`` to every git command: each could start a program or read a file.
+PINNED: tuple[tuple[str, str], ...] = (
+    ("core.fsmonitor", "false"),  # a program git runs to list changed files
+    ("core.hooksPath", "/dev/null"),  # hooks would be /dev/null/<name>: never found
+    ("core.untrackedCache", "false"),
+    ("core.pager", "cat"),  # with --no-pager: no pager, and pager.<command> is not consulted
+    ("core.editor", NEVER),
+    ("sequence.editor", NEVER),
+    ("core.askPass", NEVER),
+    ("core.sshCommand", NEVER),
+    ("core.gitProxy", NEVER),
+    ("core.alternateRefsCommand", NEVER),
+    ("core.attributesFile", "/dev/null"),
+    ("core.excludesFile", "/dev/null"),
+    ("credential.helper", ""),  # an empty value empties the list of helpers
+    ("diff.external", ""),
+    ("diff.orderFile", "/dev/null"),
+    ("log.showSignature", "false"),  # a signature check runs gpg.program
+    ("log.mailmap", "false"),  # reads .mailmap and mailmap.file
+    ("mailmap.file", "/dev/null"),
+    ("mailmap.blob", ""),
+    ("gpg.program", NEVER),
+    ("gpg.openpgp.program", NEVER),
+    ("gpg.x509.program", NEVER),
+    ("gpg.ssh.program", NEVER),
+    ("gpg.ssh.defaultKeyCommand", NEVER),
+    ("gpg.ssh.allowedSignersFile", "/dev/null"),
+    ("gpg.ssh.revocationFile", "/dev/null"),
+    ("uploadpack.packObjectsHook", NEVER),
+    ("protocol.allow", "never"),
+    ("submodule.recurse", "false"),
+    ("color.ui", "false"),
+)
+
+
+def clean_environment() -> dict[str, str]:
+    """The environment git runs in: nothing ``GIT_*`` inherited, no prompts, no transport, no lazy fetch."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    env.update(
+        GIT_TERMINAL_PROMPT="0",
+        GIT_OPTIONAL_LOCKS="0",
+        GIT_NO_LAZY_FETCH="1",
+        GIT_NO_REPLACE_OBJECTS="1",
+        GIT_ALLOW_PROTOCOL="/",  # no transport is called "/": none is allowed, whatever the configuration says
+        GIT_PROTOCOL_FROM_USER="0",
+        GIT_ASKPASS=NEVER,
+        SSH_ASKPASS=NEVER,
+        GIT_EDITOR=NEVER,
+        GIT_PAGER="cat",
+        LC_ALL="C",
+        LANGUAGE="C",
+    )
+    return env
+
+
+def pinned_options() -> list[str]:
+    options = ["--no-pager", "--literal-pathspecs", "--no-replace-objects"]
+    for key, value in PINNED:
+        options += ["-c", f"{key}={value}"]
+    return options
+
+
+def _cpu_and_state(pid: int) -> tuple[int, str] | None:
+    """The CPU ticks a process has used and its state letter (Linux ``/proc``); ``None`` when unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stream:
+            text = stream.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    fields = text.rpartition(")")[2].split()
+    if len(fields) < 13:
+        return None
+    return int(fields[11]) + int(fields[12]), fields[0]
+
+
+class Watchdog:
+    """Stops one git process that is stuck while mechlint waits for it.
+
+    Stuck means no CPU used for :data:`STALL_SECONDS` while sleeping (not
+    while running or waiting for the disk), or :data:`TIME_LIMIT` passed.
+    Only time spent *waiting* counts: a ``cat-file --batch`` idle between
+    questions is not stuck. Without ``/proc`` only the time limit applies.
+    """
+
+    def __init__(self, process: subprocess.Popen[bytes], what: str) -> None:
+        self.process = process
+        self.what = what
+        self.verdict = ""
+        self.started = time.monotonic()
+        self._waiting = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    @contextmanager
+    def waiting(self) -> Iterator[None]:
+        with self._lock:
+            self._waiting += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._waiting -= 1
+
+    def _watch(self) -> None:
+        last: tuple[int, str] | None = None
+        quiet_since = time.monotonic()
+        while not self._stop.wait(0.2):
+            if self.process.returncode is not None:  # reaped: nothing left to watch
+                return
+            now = time.monotonic()
+            if now - self.started > TIME_LIMIT:
+                self._kill(f"git {self.what} ran for more than {TIME_LIMIT:.0f} s and was stopped")
+                return
+            sample = _cpu_and_state(self.process.pid)
+            with self._lock:
+                waiting = self._waiting > 0
+            moving = sample is None or sample[1] in ("R", "D") or last is None or sample[0] != last[0]
+            last = sample
+            if not waiting or moving:
+                quiet_since = now
+            elif now - quiet_since > STALL_SECONDS:
+                self._kill(
+                    f"git {self.what} made no progress for {STALL_SECONDS:.0f} s and was stopped "
+                    "(is a file git reads in the repository a FIFO or a device?)"
+                )
+                return
+
+    def _kill(self, verdict: str) -> None:
+        self.verdict = verdict
+        kill_group(self.process)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def kill_group(process: subprocess.Popen[bytes]) -> None:
+    """Kill git and anything it started (it leads a session of its own)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    except OSError:
+        process.kill()
+
+
+def start(command: list[str], cwd: str, env: dict[str, str], *, interactive: bool) -> subprocess.Popen[bytes]:
+    try:
+        return subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE if interactive else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL if interactive else subprocess.PIPE,
+            start_new_session=True,  # no controlling terminal: /dev/tty cannot be opened
+        )
+    except OSError as error:
+        raise GitError(f"git could not run ({error.strerror or error})") from None
+
+
+def run(command: list[str], cwd: str, env: dict[str, str], what: str) -> tuple[int, bytes, bytes]:
+    """Run one git command to the end; raises :class:`GitError` when it was stopped."""
+    process = start(command, cwd, env, interactive=False)
+    dog = Watchdog(process, what)
+    try:
+        with dog.waiting():
+            out, err = process.communicate()
+    finally:
+        dog.stop()
+        if process.poll() is None:  # interrupted (Ctrl-C): leave nothing running
+            kill_group(process)
+            process.wait()
+    if dog.verdict:
+        raise GitError(dog.verdict)
+    return process.returncode, out, err
