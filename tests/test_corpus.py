@@ -80,19 +80,14 @@ EXPECTED_NOTES = {
 }
 
 
-OPEN_POINTS = {1, 2}
-
-
 def point(n: int, what: str = "") -> pytest.MarkDecorator:
-    """A case that fails today only because of a numbered point of issue 13, being fixed elsewhere."""
-    if n not in OPEN_POINTS:
-        return pytest.mark.fixed_elsewhere
-    return pytest.mark.xfail(strict=True, reason=f"issue 13 point {n}" + (f": {what}" if what else ""))
+    """The numbered point of issue 13 a case covers (select them with ``-m issue13``)."""
+    return pytest.mark.issue13(n, what)
 
 
 def ACRONYM_FALSE_ALARM(what: str) -> pytest.MarkDecorator:
-    """A false alarm of plain/undefined-acronym found by this corpus, outside the points of issue 13."""
-    return pytest.mark.xfail(strict=True, reason=f"plain/undefined-acronym false alarm: {what}")
+    """A false alarm of plain/undefined-acronym this corpus found, outside the points of issue 13 (now fixed)."""
+    return pytest.mark.false_alarm(what)
 
 
 def sha(data: bytes) -> str:

@@ -87,7 +87,8 @@ def _at_labels(unused: list[str], unlabelled: list[str], count: int) -> Finding:
         parts.append(f"lacks {_names(unlabelled)}, which all {count} state objects have")
     renames = [(key, closest(key, unlabelled)) for key in unused]
     advice = ", ".join(f"rename {quote(key)} to {quote(meant)}" for key, meant in renames if meant is not None)
-    pointer = pointer_join("/stateLabels", unused[0]) if len(unused) == 1 and not unlabelled else "/stateLabels"
+    # one key of stateLabels that no state has (a typo, or a key renamed in every state) is pointed at itself
+    pointer = pointer_join("/stateLabels", unused[0]) if len(unused) == 1 and len(unlabelled) <= 1 else "/stateLabels"
     return META.finding(
         pointer,
         f"stateLabels {' and '.join(parts)}; {advice or 'change stateLabels to match the states'}",
