@@ -217,12 +217,12 @@ def test_a_mistyped_entry_is_one_finding_not_also_an_unused_target(typo: str) ->
     assert [r.rule_id for r in _edited(mistype)] == ["reference/unknown-target"]
 
 
-def test_a_misspelt_state_label_is_one_finding_at_state_labels() -> None:
+def test_a_misspelt_state_label_is_one_finding_at_it() -> None:
     def rename(data: dict[str, Any]) -> None:
         data["stateLabels"]["stag"] = data["stateLabels"].pop("stage")
 
     results = _edited(rename)
-    assert [(r.rule_id, r.pointer) for r in results] == [("reference/state-keys", "/stateLabels")]
+    assert [(r.rule_id, r.pointer) for r in results] == [("reference/state-keys", "/stateLabels/stag")]
     assert 'rename "stag" to "stage"' in results[0].message
 
 
@@ -250,3 +250,30 @@ def test_a_huge_object_that_is_no_mechanism_is_one_short_finding() -> None:
     (result,) = _results({f"key{i}": i for i in range(5000)})
     assert result.pointer == ""
     assert "4988 more" in result.message and len(result.message) < 1000
+
+
+def _pairs(data: Any) -> set[tuple[str, str]]:
+    return {(r.rule_id, r.pointer) for r in _results(data, "reference/")}
+
+
+def test_a_typo_in_a_target_key_is_one_finding_at_the_key() -> None:
+    """The steps all say "tail"; the key says "tial" and its id still says mechanism-tail."""
+    data = _renamed("/targets", "tail", "tial")
+    assert _pairs(data) == {("reference/unknown-target", "/targets/tial")}
+    [finding] = _results(data, "reference/")
+    assert '"tail"' in finding.message and "rename the key" in finding.message
+
+
+def test_a_typo_in_a_key_used_twice_is_found_without_the_id() -> None:
+    data = _renamed("/targets", "b0", "bo")
+    data["targets"]["bo"]["id"] = "element-17"
+    assert ("reference/unknown-target", "/targets/bo") in _pairs(data)
+    assert not any(p.startswith("/scenarios") for _, p in _pairs(data))
+
+
+def test_a_typo_in_the_one_step_that_uses_a_target_is_reported_at_the_step() -> None:
+    """ "taíl" in the step, "tail" (id mechanism-tail) in targets: the step has the typo."""
+    data = copy.deepcopy(CLEAN_DATA)
+    data["scenarios"][0]["steps"][4]["active"] = ["tall"]
+    assert ("reference/unknown-target", "/scenarios/0/steps/4/active/0") in _pairs(data)
+    assert ("reference/unknown-target", "/targets/tail") not in _pairs(data)

@@ -8,13 +8,22 @@ fullwidth letter, a zero-width space) is named as such, with the code point
 of each odd character. An entry is not reported when the target's own key
 is the malformed one (``A0`` in ``targets``, ``a0`` in the steps):
 ``schema/violation`` reports that key.
+
+One mistake is one finding. When the typo is in the key of ``targets``
+(``sever``) and the steps agree on the right name (``server``), the finding
+is one, at that key, rather than one on every correct entry advising the
+typo. The key is taken for the typo when no step names it, the name the
+steps use is its closest match, and its ``id`` ends with that name
+(``mechanism-server``) or several entries use it.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from mechlint.document import Document
+from mechlint.jsonscan import pointer_join
 from mechlint.lookalike import closest, edit_distance, skeleton, suggestion
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
@@ -55,8 +64,19 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
         entries.extend((key, item) for _, key, item in lit)
     # a malformed target key ("A0") that an entry names well-formed ("a0"): schema/violation reports the key
     misspelt_keys = {skeleton(name).lower() for name in root["targets"] if isinstance(name, str) and not is_key(name)}
+    renamed = mistyped_keys(document)
+    for key, meant in renamed.items():
+        uses = sum(1 for name, _ in entries if name == meant)
+        yield META.finding(
+            pointer_join("/targets", key),
+            f"the target key {quote(key)} is named by no step, while {uses} "
+            f"{'entry names' if uses == 1 else 'entries name'} {quote(meant)}, which targets lacks; "
+            f"rename the key to {quote(meant)}",
+            on_key=True,
+        )
+    wrong = set(renamed.values())
     for key, item_pointer in entries:
-        if key not in root["targets"] and not (is_key(key) and key in misspelt_keys):
+        if key not in root["targets"] and key not in wrong and not (is_key(key) and key in misspelt_keys):
             yield META.finding(
                 item_pointer,
                 f"{readable_path(item_pointer)} names the target {quote(key)}, which is not in targets"
@@ -64,4 +84,28 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             )
 
 
-__all__ = ["META", "check", "closest", "edit_distance", "suggestion"]
+def mistyped_keys(document: Document) -> dict[str, str]:
+    """``{key: name}``: target keys that are typos of the name the steps use instead (``sever`` for ``server``)."""
+    known = targets(document.data)
+    counts = Counter(key for _, lit in step_entries(document) for _, key, _ in lit)
+    unused = [key for key in known if key not in counts]
+    if not unused:
+        return {}
+    found: dict[str, str] = {}
+    for name, uses in counts.items():
+        if name in known:
+            continue
+        key = closest(name, list(known))
+        if key is None or key not in unused or key in found:
+            continue
+        if not is_key(key) and skeleton(key).lower() == name:
+            continue  # a malformed key ("A0" for "a0"): schema/violation reports it
+        target_id = known[key].get("id")
+        id_says_name = isinstance(target_id, str) and target_id.endswith(name) and not target_id.endswith(key)
+        id_says_key = isinstance(target_id, str) and target_id.endswith(key)
+        if id_says_name or (uses >= 2 and not id_says_key):
+            found[key] = name
+    return found
+
+
+__all__ = ["META", "check", "closest", "edit_distance", "mistyped_keys", "suggestion"]
