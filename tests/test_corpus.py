@@ -565,7 +565,7 @@ def test_a_shallow_clone_of_the_corpus_gives_no_false_error(shallow: dict[str, l
     assert found == {name: unavailable if name in (RAFT, TLS, BTREE) else [] for name in CLEAN}
 
 
-@pytest.mark.xfail(strict=True, reason="a frozen copy gone from a shallow clone gets two history-unavailable")
+@FALSE_ALARM("a frozen copy gone from a shallow clone got two history-unavailable warnings")
 def test_a_shallow_clone_gives_one_warning_per_source(shallow: dict[str, list[Result]]) -> None:
     for results in shallow.values():
         pointers = [r.pointer for r in results]

@@ -11,7 +11,9 @@ a FIFO or a device where git reads a file, a configuration git cannot be kept
 from such as an ``include``, git making no progress for 5 seconds), the same
 finding is an **error**, whatever level is configured (turn the rule off to
 accept that): missing history never turns an error into a pass. The message
-names what could not be checked and why.
+names what could not be checked and why. One source gets one finding: a frozen
+copy whose file is gone needs history twice (for its own bytes and for its
+claim about the original path), and says both in one message.
 """
 
 from __future__ import annotations
@@ -53,4 +55,13 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    yield from report(META, document, context)
+    by_source: dict[str, list[Finding]] = {}
+    for finding in report(META, document, context):
+        by_source.setdefault(finding.pointer, []).append(finding)
+    for pointer, found in by_source.items():
+        if len(found) == 1:
+            yield found[0]
+            continue
+        levels = [f.level for f in found if f.level is not None]
+        message = "; and ".join(dict.fromkeys(f.message for f in found))
+        yield META.finding(pointer, message, level=max(levels) if levels else None)
