@@ -26,6 +26,7 @@ from mechlint.errors import ConfigError
 from mechlint.model import FileReport, Result
 
 BASELINE_VERSION = 1
+MAX_BASELINE = 64 * 1024 * 1024
 UNUSED_SUPPRESSION = "mechlint/unused-suppression"
 
 
@@ -124,12 +125,16 @@ def baseline_key(uri: str, result: Result) -> BaselineKey:
 
 def load_baseline(path: Path) -> Counter[BaselineKey]:
     """The known findings of a baseline file; a missing file is an empty baseline."""
+    from mechlint.safeio import NotReadable, read_regular
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Counter()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"cannot read the baseline: {error}", path) from None
+        text = read_regular(path, MAX_BASELINE).decode("utf-8")
+    except NotReadable as error:
+        if error.missing:
+            return Counter()
+        raise ConfigError(f"the baseline {error.reason}", path) from None
+    except UnicodeDecodeError:
+        raise ConfigError("the baseline is not UTF-8; rewrite it with --update-baseline", path) from None
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):

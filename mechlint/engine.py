@@ -243,11 +243,9 @@ def lint_file(
     document = load(shown, raw)
     document.location = path.absolute()
     key = cache.key(raw, cache.sources_key(document.location, source_paths(document.data))) if cache else None
-    cached = cache.get(key) if cache is not None and key is not None else None
+    cached = cache.get(key, shown) if cache is not None and key is not None else None
     if cached is not None:
-        from mechlint.resultcache import decode
-
-        results = decode(cached, shown)
+        results = cached
     else:
         crashed = len(notifications)
         findings = run_rules(document, enabled, notifications)
@@ -258,9 +256,7 @@ def lint_file(
             placed = [replace(r, value_hash=value_hash(document.data, r.pointer, r.message)) for r in placed]
         results = tuple(placed)
         if cache is not None and key is not None and len(notifications) == crashed:
-            from mechlint.resultcache import encode
-
-            cache.put(key, encode(results))
+            cache.put(key, results)
     if not results:
         return FileReport(shown, uri, ())
     hashes = line_fingerprints(raw.decode("utf-8", "replace")) if fingerprints else {}
