@@ -89,8 +89,12 @@ def check(
         typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per core for large runs)."),
     ] = None,
     cache: Annotated[
-        bool, typer.Option("--cache/--no-cache", help="Reuse results of unchanged files (kept in ~/.cache/mechlint).")
-    ] = True,
+        Optional[bool],  # noqa: UP045
+        typer.Option(
+            "--cache/--no-cache",
+            help="Reuse results of unchanged files, kept in ~/.cache/mechlint (default: for runs of 50 files or more).",
+        ),
+    ] = None,
     since: Annotated[
         str | None, typer.Option(help="Only files changed since this git revision, or whose sources changed.")
     ] = None,

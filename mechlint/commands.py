@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from mechlint.config import Config
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: Without --cache or --no-cache, the result cache is used for runs of this many files or more;
+#: for fewer, opening it costs more than it saves (see docs/benchmarks.md).
+CACHE_FROM = 50
 
 
 class Format(StrEnum):
@@ -54,7 +57,7 @@ class CheckOptions:
     update_baseline: bool = False
     since: str | None = None
     jobs: int | None = None
-    cache: bool = True
+    cache: bool | None = None  # None: on for runs of CACHE_FROM files or more
 
 
 def _error(message: str) -> None:
@@ -233,7 +236,8 @@ def run_check(options: CheckOptions) -> int:
             baseline=known,
             baseline_name=str(baseline or ""),
             jobs=options.jobs,
-            cache=result_cache_folder(project_root) if options.cache else None,
+            cache=result_cache_folder(project_root) if options.cache is not False else None,
+            cache_from=CACHE_FROM if options.cache is None else 0,
             progress=_progress_bar(),
             value_hashes=options.update_baseline,  # only a baseline needs them (a given one turns them on)
         )

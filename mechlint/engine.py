@@ -69,6 +69,7 @@ def lint(
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: Path | None = None,
+    cache_from: int = 0,
     value_hashes: bool = True,
 ) -> Report:
     """Check every mechanism file under ``paths`` and return the whole report.
@@ -79,11 +80,11 @@ def lint(
     and left out unless ``show_suppressed``. ``jobs`` worker processes (by
     default, one per core for large runs) give the same report as one;
     ``progress(done, total)`` is called as files are finished. With ``cache``
-    (a folder), results of unchanged files are reused (see :mod:`mechlint.resultcache`).
+    (a folder), results of unchanged files are reused (see :mod:`mechlint.resultcache`)
+    when the run checks at least ``cache_from`` files (below that, opening it costs more than it saves).
     ``value_hashes=False`` leaves ``Result.value_hash`` empty (only baselines
     need it), unless a baseline or the cache is in use.
     """
-    hashes = value_hashes or baseline is not None or cache is not None
     cwd = Path.cwd()
     config = config if config is not None else load_config(start=cwd)
     root = (root or find_project_root(cwd)).resolve()
@@ -91,6 +92,9 @@ def lint(
     run = Run(root=root, source_root=source_root, frozen_pattern=_frozen_pattern(config))
     enabled = [replace(e, context=replace(e.context, run=run)) for e in config.enabled()]
     candidates = list(discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base))
+    if len(candidates) < cache_from:
+        cache = None
+    hashes = value_hashes or baseline is not None or cache is not None
     files: list[FileReport] = []
     notifications: list[Notification] = []
     used: Counter[int] = Counter()

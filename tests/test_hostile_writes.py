@@ -93,37 +93,44 @@ def test_a_committed_poisoned_cache_is_never_read(repo: Path, outside: Path) -> 
 
 
 def test_a_forged_entry_in_the_user_cache_is_a_miss(repo: Path) -> None:
-    assert run(repo, "check", "content").returncode == 1
+    assert run(repo, "check", "--cache", "content").returncode == 1
     (database,) = _result_databases()
     with sqlite3.connect(database) as connection:
         connection.execute("UPDATE entries SET value = '[]'")  # forged without the secret: the MAC fails
-    again = run(repo, "check", "-f", "json", "content")
+    again = run(repo, "check", "--cache", "-f", "json", "content")
     assert again.returncode == 1 and "reference/unknown-target" in again.stdout
 
 
 @pytest.mark.parametrize("value", ["garbage{", "[[1, 2]]", '[["x", 9, "m", "", [1,1,1,1], null, [], ""]]', "{}"])
 def test_a_garbage_entry_even_with_a_valid_mac_is_a_miss(repo: Path, value: str) -> None:
-    assert run(repo, "check", "content").returncode == 1
+    assert run(repo, "check", "--cache", "content").returncode == 1
     (database,) = _result_databases()
     secret = (database.parent / "secret.key").read_bytes()
     with sqlite3.connect(database) as connection:
         for (key,) in connection.execute("SELECT key FROM entries").fetchall():
             mac = hmac.new(secret, key.encode() + b"\0" + value.encode(), hashlib.sha256).hexdigest()
             connection.execute("UPDATE entries SET value = ?, mac = ? WHERE key = ?", (value, mac, key))
-    again = run(repo, "check", "-f", "json", "content")
+    again = run(repo, "check", "--cache", "-f", "json", "content")
     assert again.returncode == 1 and "reference/unknown-target" in again.stdout
     assert "internal" not in again.stdout + again.stderr
 
 
 def test_a_cache_folder_inside_the_repository_is_not_used(repo: Path) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(repo / ".cache")}
-    done = run(repo, "check", "content", env=env)
+    done = run(repo, "check", "--cache", "content", env=env)
     assert done.returncode == 1 and not (repo / ".cache").exists()
 
 
-def test_no_cache_writes_no_cache(repo: Path) -> None:
+def test_the_cache_is_on_by_default_for_large_runs_only(repo: Path) -> None:
+    assert run(repo, "check", "--no-cache", "content").returncode == 1
+    assert run(repo, "check", "content").returncode == 1
+    assert _result_databases() == [], "one file: opening the cache costs more than it saves"
+    for index in range(60):
+        write(repo, f"content/p{index}/mechanisms/m.json", CLEAN.read_text().replace("Request A", f"A{index}", 1))
     assert run(repo, "check", "--no-cache", "content").returncode == 1
     assert _result_databases() == []
+    assert run(repo, "check", "content").returncode == 1
+    assert len(_result_databases()) == 1
 
 
 # -- B. a lock means "skip the cache this time", never "delete it" ---------------------------------------------
@@ -137,7 +144,7 @@ def test_locked_caches_are_skipped_not_deleted_and_never_waited_on(repo: Path) -
     for index in range(6):  # each store used to wait out the busy timeout
         text = json.dumps(data, indent=2, ensure_ascii=False).replace("Request A", f"Request A{index}", 1)
         write(repo, f"content/p{index}/mechanisms/m.json", text)
-    assert run(repo, "check", "content").returncode == 1  # both caches now exist
+    assert run(repo, "check", "--cache", "content").returncode == 1  # both caches now exist
     blobs = repo / ".git" / "mechlint" / "blobs.sqlite3"
     (results,) = _result_databases()
     for index in range(6):
@@ -148,13 +155,13 @@ def test_locked_caches_are_skipped_not_deleted_and_never_waited_on(repo: Path) -
     try:
         for holder in holders:
             holder.execute("BEGIN EXCLUSIVE")
-        done = run(repo, "check", "-f", "json", "content", timeout=30)
+        done = run(repo, "check", "--cache", "-f", "json", "content", timeout=30)
     finally:
         for holder in holders:
             holder.close()
     assert done.returncode == 1, done.stderr
     assert blobs.stat().st_ino == inode and blobs.read_bytes() == content, "a locked cache is not deleted"
-    unlocked = run(repo, "check", "-f", "json", "content")
+    unlocked = run(repo, "check", "--cache", "-f", "json", "content")
     assert done.stdout == unlocked.stdout
     assert {r["rule"] for r in json.loads(done.stdout)["results"]} == {
         "reference/unknown-target",
@@ -187,7 +194,7 @@ def test_no_home_and_no_passwd_entry_runs_without_the_cache(tmp_path: Path) -> N
     env = {k: v for k, v in os.environ.items() if k not in ("HOME", "XDG_CACHE_HOME")}
     python = INSTALLED.parent / "python"
     done = subprocess.run(
-        [str(python) if python.exists() else sys.executable, "-c", _NO_HOME, "check", "-f", "json", "content"],
+        [str(python) if python.exists() else sys.executable, "-c", _NO_HOME, "check", "--cache", "-f", "json", "."],
         cwd=repo, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
