@@ -281,10 +281,13 @@ def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], run: Run)
 
     source = b""
     if config.source is not None:
+        from mechlint.config import MAX_CONFIG_FILE
+        from mechlint.safeio import NotReadable, read_regular
+
         try:
-            source = config.source.read_bytes()
-        except OSError:
-            source = b"unreadable"
+            source = read_regular(config.source, MAX_CONFIG_FILE)
+        except NotReadable:  # changed since it was loaded: no entry of this run may ever be reused
+            source = os.urandom(16)
     rules = [
         (
             e.rule.meta.id,

@@ -23,7 +23,6 @@ fixed mechanism file:
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import stat
 import tempfile
@@ -111,6 +110,8 @@ def _umask() -> int:
 
 def _write_into(path: Path, data: bytes) -> None:
     """Write into a FIFO or a character device in place, as ``>`` does; never create or replace it."""
+    import fcntl  # POSIX only, as FIFOs and device nodes are
+
     try:
         fd = os.open(path, os.O_WRONLY | _OPEN_FLAGS)
     except OSError as error:
