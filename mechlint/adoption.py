@@ -36,6 +36,7 @@ from mechlint.model import FileReport, Result
 
 BASELINE_VERSION = 2
 _NAMING_KEYS = ("id", "path", "title", "name")
+MAX_BASELINE = 64 * 1024 * 1024
 UNUSED_SUPPRESSION = "mechlint/unused-suppression"
 
 
@@ -198,14 +199,18 @@ def _legacy_key(uri: str, result: Result) -> LegacyKey:
 
 def load_baseline(path: Path) -> Baseline:
     """The known findings of a baseline file; a missing or malformed file is a :class:`ConfigError`."""
+    from mechlint.safeio import NotReadable, read_regular
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(
-            "the baseline file does not exist; check the name, or record one with --update-baseline", path
-        ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"cannot read the baseline: {error}", path) from None
+        text = read_regular(path, MAX_BASELINE).decode("utf-8")
+    except NotReadable as error:
+        if error.missing:
+            raise ConfigError(
+                "the baseline file does not exist; check the name, or record one with --update-baseline", path
+            ) from None
+        raise ConfigError(f"the baseline {error.reason}", path) from None
+    except UnicodeDecodeError:
+        raise ConfigError("the baseline is not UTF-8; rewrite it with --update-baseline", path) from None
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):

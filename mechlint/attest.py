@@ -26,6 +26,7 @@ PAYLOAD_TYPE = "application/vnd.in-toto+json"
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
 PREDICATE_TYPE = "https://mechlint.dev/attestation/mechanism/v1"
 MAX_ENVELOPE = 10 * 1024 * 1024
+MAX_KEY = 64 * 1024
 
 
 class AttestError(Exception):
@@ -38,16 +39,29 @@ def pae(payload_type: str, payload: bytes) -> bytes:
     return b"DSSEv1 %d %s %d %s" % (len(kind), kind, len(payload), payload)
 
 
+_URL_SAFE = str.maketrans("-_", "+/")
+
+
 def _b64decode(text: Any, what: str) -> bytes:
+    """Strict, canonical base64: the standard alphabet or the URL-safe one (DSSE allows both), never mixed.
+
+    Padding is required and nothing else is accepted: no whitespace, no other
+    character, no non-zero bits after the last byte, so one value has exactly
+    one spelling.
+    """
     if not isinstance(text, str):
         raise AttestError(f"the envelope's {what} is not a string")
+    url_safe = "-" in text or "_" in text
+    if not text.isascii() or (url_safe and ("+" in text or "/" in text)):
+        raise AttestError(f"the envelope's {what} is not base64")
+    standard = text.translate(_URL_SAFE) if url_safe else text
     try:
-        return base64.b64decode(text.encode("ascii"), validate=True)
-    except (binascii.Error, UnicodeEncodeError):
-        try:
-            return base64.urlsafe_b64decode(text.encode("ascii"))
-        except (binascii.Error, UnicodeEncodeError, ValueError):
-            raise AttestError(f"the envelope's {what} is not base64") from None
+        data = base64.b64decode(standard, validate=True)
+    except (binascii.Error, ValueError):
+        raise AttestError(f"the envelope's {what} is not base64") from None
+    if base64.b64encode(data).decode("ascii") != standard:
+        raise AttestError(f"the envelope's {what} is not canonical base64 (padding or trailing bits)")
+    return data
 
 
 # -- keys ----------------------------------------------------------------------
@@ -66,26 +80,33 @@ def keygen(prefix: Path, force: bool = False) -> tuple[Path, Path]:
     )
     public = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
     flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL) | getattr(os, "O_NOFOLLOW", 0)
-    for path, data, mode in ((private_path, private, 0o600), (public_path, public, 0o644)):
+    for path, data, secret in ((private_path, private, True), (public_path, public, False)):
         try:
-            fd = os.open(path, flags, mode)
+            fd = os.open(path, flags, 0o600 if secret else 0o666)  # the public key gets what the umask gives
         except FileExistsError:
             raise AttestError(f"{path} exists; choose another prefix or pass --force") from None
         except OSError as error:
             raise AttestError(f"cannot write {path}: {error.strerror or error}") from None
         with os.fdopen(fd, "wb") as stream:
-            os.fchmod(stream.fileno(), mode)
+            if secret:
+                os.fchmod(stream.fileno(), 0o600)
             stream.write(data)
     return private_path, public_path
 
 
-def _read_pem(path: Path) -> bytes:
+def _read(path: Path, limit: int, what: str) -> bytes:
+    """A regular file of at most ``limit`` bytes; a FIFO, a device or a larger file is an :class:`AttestError`."""
+    from mechlint.safeio import NotReadable, read_regular
+
     try:
-        if path.stat().st_size > 64 * 1024:
-            raise AttestError(f"{path} is too large to be a key")
-        return path.read_bytes()
-    except OSError as error:
-        raise AttestError(f"cannot read the key {path}: {error.strerror or error}") from None
+        return read_regular(path, limit)
+    except NotReadable as error:
+        hint = "; run mechlint attest first" if error.missing and what == "the attestation" else ""
+        raise AttestError(f"cannot read {what} {path}: it {error.reason}{hint}") from None
+
+
+def _read_pem(path: Path) -> bytes:
+    return _read(path, MAX_KEY, "the key")
 
 
 def load_private_key(path: Path) -> Any:
@@ -200,13 +221,9 @@ def sign(statement_data: dict[str, Any], private_key: Any) -> dict[str, Any]:
 
 def read_envelope(path: Path) -> dict[str, Any]:
     try:
-        if path.stat().st_size > MAX_ENVELOPE:
-            raise AttestError(f"{path} is larger than {MAX_ENVELOPE} bytes")
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise AttestError(f"{path} does not exist; run mechlint attest first") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise AttestError(f"cannot read {path}: {error}") from None
+        text = _read(path, MAX_ENVELOPE, "the attestation").decode("utf-8")
+    except UnicodeDecodeError:
+        raise AttestError(f"{path} is not UTF-8 text") from None
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         raise AttestError(f"{path} is empty")
@@ -263,10 +280,9 @@ def verify(mechanism: Path, envelope_path: Path, public_key_path: Path, provenan
     subjects = statement_data.get("subject")
     if not isinstance(subjects, list) or not subjects or not all(isinstance(s, dict) for s in subjects):
         raise AttestError("the statement has no subjects")
-    try:
-        raw = mechanism.read_bytes()
-    except OSError as error:
-        raise AttestError(f"cannot read {mechanism}: {error.strerror or error}") from None
+    from mechlint.config import DEFAULT_MAX_FILE_SIZE
+
+    raw = _read(mechanism, DEFAULT_MAX_FILE_SIZE, "the mechanism file")
     first = subjects[0].get("digest")
     if not isinstance(first, dict) or first.get("sha256") != hashlib.sha256(raw).hexdigest():
         raise AttestError(f"{mechanism} changed since it was attested (its sha256 differs)")

@@ -88,7 +88,13 @@ def check(
         Optional[int],  # noqa: UP045
         typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per core for large runs)."),
     ] = None,
-    cache: Annotated[bool, typer.Option(help="Reuse results of unchanged files from .mechlint_cache/.")] = False,
+    cache: Annotated[
+        Optional[bool],  # noqa: UP045
+        typer.Option(
+            "--cache/--no-cache",
+            help="Reuse results of unchanged files, kept in ~/.cache/mechlint (default: for runs of 50 files or more).",
+        ),
+    ] = None,
     since: Annotated[
         str | None, typer.Option(help="Only files changed since this git revision, or whose sources changed.")
     ] = None,
@@ -159,7 +165,7 @@ def fix(
         typer.echo(f"Would fix {count} problem{'s' if count != 1 else ''} in {files}.", err=True)
         raise typer.Exit(EXIT_FINDINGS if fixes else EXIT_OK)
     try:
-        write_fixes(fixes)
+        write_fixes(fixes, project_root)
     except OSError as error:
         _error(f"cannot write a fixed file: {error.strerror or error} ({error.filename})")
         raise typer.Exit(EXIT_USAGE) from None

@@ -122,8 +122,9 @@ def attest(
     import json
 
     from mechlint.attest import AttestError, load_private_key, sign, statement
+    from mechlint.discovery import find_project_root
     from mechlint.document import load
-    from mechlint.edit import write_atomically
+    from mechlint.safeio import write_atomically
 
     raw = _read(file)
     document = load(str(file), raw)
@@ -141,7 +142,8 @@ def attest(
         provenance.close()
     target = output or file.with_name(file.name + ".intoto.jsonl")
     try:
-        write_atomically(target, (json.dumps(envelope, sort_keys=True) + "\n").encode("utf-8"))
+        data = (json.dumps(envelope, sort_keys=True) + "\n").encode("utf-8")
+        write_atomically(target, data, find_project_root(file.absolute().parent))
     except OSError as error:
         _error(f"cannot write {target}: {error.strerror or error}")
         raise typer.Exit(EXIT_USAGE) from None

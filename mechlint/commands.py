@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from mechlint.config import Config
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: Without --cache or --no-cache, the result cache is used for runs of this many files or more;
+#: for fewer, opening it costs more than it saves (see docs/benchmarks.md).
+CACHE_FROM = 50
 
 
 class Format(StrEnum):
@@ -56,7 +59,7 @@ class CheckOptions:
     since: str | None = None
     changed_files: bool = False
     jobs: int | None = None
-    cache: bool = False
+    cache: bool | None = None  # None: on for runs of CACHE_FROM files or more
 
 
 def _error(message: str) -> None:
@@ -79,17 +82,17 @@ def _use_color(choice: bool | None) -> bool:
     return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
 
 
-def write_output(text: str, output: Path | None) -> None:
-    """Write to stdout, or atomically to ``output`` (a temporary file, then rename)."""
+def write_output(text: str, output: Path | None, inside: Path | None = None) -> None:
+    """Write to stdout, or to ``output`` (see :func:`mechlint.safeio.write_atomically`; ``inside``: the repository)."""
     data = text.encode("utf-8", "backslashreplace")
     if output is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    from mechlint.edit import write_atomically
+    from mechlint.safeio import write_atomically
 
-    write_atomically(output, data)
+    write_atomically(output, data, inside)
 
 
 def guarded(run: Callable[[], int]) -> int:
@@ -138,8 +141,20 @@ def _changed_targets(
     return [str(p) for p in select_changed(candidates, top, changed, root)]
 
 
-def _cache_folder(project_root: Path) -> Path:
-    return project_root / ".mechlint_cache"
+def result_cache_folder(project_root: Path) -> Path | None:
+    """Where ``check`` keeps its result cache for this project: the user's cache folder, never the repository.
+
+    ``None`` (run without the cache) when there is no home folder, or when the
+    cache folder is inside the project, where a repository could carry it.
+    """
+    import hashlib
+
+    from mechlint.sqlite import user_cache_folder
+
+    folder = user_cache_folder()
+    if folder is None or Path(os.path.realpath(folder)).is_relative_to(project_root):
+        return None
+    return folder / "results" / hashlib.sha256(os.fsencode(project_root)).hexdigest()[:16]
 
 
 def _given_files_targets(targets: list[str], config: Config, project_root: Path, root: Path | None) -> list[str]:
@@ -278,7 +293,8 @@ def run_check(options: CheckOptions) -> int:
             baseline=known,
             baseline_name=str(baseline or ""),
             jobs=options.jobs,
-            cache=_cache_folder(project_root) if options.cache else None,
+            cache=result_cache_folder(project_root) if options.cache is not False else None,
+            cache_from=CACHE_FROM if options.cache is None else 0,
             progress=_progress_bar(),
             value_hashes=options.update_baseline,  # only a baseline needs them (a given one turns them on)
         )
@@ -300,13 +316,13 @@ def run_check(options: CheckOptions) -> int:
         else:
             text = reporter(kind.value)(report, how)
         try:
-            write_output(text, target)
+            write_output(text, target, project_root)
         except OSError as error:
             _error(f"cannot write {target}: {error.strerror or error}")
             return EXIT_USAGE
     if options.update_baseline and baseline is not None:
         try:
-            write_output(baseline_text(report.files), baseline)
+            write_output(baseline_text(report.files), baseline, project_root)
         except OSError as error:
             _error(f"cannot write {baseline}: {error.strerror or error}")
             return EXIT_USAGE

@@ -20,11 +20,14 @@ from mechlint.errors import ConfigError
 from mechlint.model import LEVEL_NAMES, Level
 from mechlint.registry import rules_by_id
 from mechlint.rules import Rule, RuleContext
+from mechlint.safeio import NotReadable, read_regular
 
 if TYPE_CHECKING:
     from mechlint.adoption import Suppression
     from mechlint.plainlists import PlainLists
 
+#: A configuration file larger than this is refused (it is read whole, and never from a FIFO or a device).
+MAX_CONFIG_FILE = 16 * 1024 * 1024
 DEFAULT_INCLUDE = ("**/mechanisms/*.json", "**/*.mechanism.json")
 DEFAULT_EXCLUDE = (
     ".git",
@@ -166,8 +169,8 @@ def find_config_file(start: Path) -> Path | None:
             if name == "mechlint.toml":
                 return candidate
             try:
-                text = candidate.read_text(encoding="utf-8", errors="replace")
-            except OSError:
+                text = read_regular(candidate, MAX_CONFIG_FILE).decode("utf-8", errors="replace")
+            except NotReadable:
                 continue
             if re.search(r"^\s*\[\[?\s*tool\s*\.\s*mechlint\b", text, re.MULTILINE):
                 return candidate
@@ -181,12 +184,12 @@ def load_config(explicit: Path | None = None, start: Path | None = None) -> Conf
     if path is None:
         return Config(root=start)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, MAX_CONFIG_FILE).decode("utf-8")
         document = tomllib.loads(text)
-    except FileNotFoundError:
-        raise ConfigError("the configuration file does not exist", path) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"cannot read the configuration file: {error}", path) from None
+    except NotReadable as error:
+        raise ConfigError(f"the configuration file {error.reason}", path) from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"the configuration file is not UTF-8: {error}", path) from None
     except tomllib.TOMLDecodeError as error:
         match = re.search(r"line (\d+)", str(error))
         raise ConfigError(f"not valid TOML: {error}", path, int(match.group(1)) if match else None) from None

@@ -27,15 +27,13 @@ def line_of(text: str, needle: str, offset: int = 0) -> int | None:
 
 def read_toml(path: Path, what: str) -> tuple[dict[str, Any], str]:
     """Parse one TOML file; ``what`` names it in messages ("the invariant file")."""
+    from mechlint.safeio import NotReadable, read_regular
+
     try:
-        if not path.is_file():
-            raise ConfigError(f"{what} does not exist or is not a regular file", path)
-        if path.stat().st_size > MAX_DATA_FILE:
-            raise ConfigError(f"{what} is larger than {MAX_DATA_FILE} bytes", path)
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, MAX_DATA_FILE).decode("utf-8")
         return tomllib.loads(text), text
-    except OSError as error:
-        raise ConfigError(f"cannot read {what}: {error.strerror or error}", path) from None
+    except NotReadable as error:
+        raise ConfigError(f"{what} {error.reason}", path) from None
     except UnicodeDecodeError:
         raise ConfigError(f"{what} is not UTF-8", path) from None
     except tomllib.TOMLDecodeError as error:

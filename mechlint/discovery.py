@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from mechlint.safeio import describe_mode as describe_mode  # re-exported for the provenance paths
+
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
@@ -147,18 +149,6 @@ def _walk(top: str, include: tuple[str, ...], exclude: tuple[str, ...], bases: t
             if matches_exactly(relative, include) and not matches(relative, exclude):
                 yield path
         # Symbolic links to folders are listed in dirnames but never walked.
-
-
-def describe_mode(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
 
 
 def read_file(path: Path, max_size: int, root: Path) -> bytes | str:

@@ -4,22 +4,22 @@ A :class:`StringEdit` replaces characters ``[start, end)`` of the *decoded*
 value of the string at ``pointer``; :func:`apply_edits` maps those offsets to
 the file's text through the escapes of the literal, so indentation, key
 order, escapes elsewhere and line endings stay as they were.
-:func:`write_atomically` writes through a temporary file and a rename, so an
-interrupted run never leaves a half-written file.
+:func:`write_atomically` (from :mod:`mechlint.safeio`) writes through a
+temporary file and a rename, so an interrupted run never leaves a
+half-written file, and never writes through a link out of the repository.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import stat
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from mechlint.document import Document
 from mechlint.jsonscan import string_offsets
+from mechlint.safeio import write_atomically
+
+__all__ = ["StringEdit", "apply_edits", "write_atomically"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,23 +50,3 @@ def apply_edits(document: Document, edits: Iterable[StringEdit]) -> str:
     for start, end, replacement in sorted(changes, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` through a temporary file in the same folder, keeping its mode."""
-    folder = path.resolve().parent
-    folder.mkdir(parents=True, exist_ok=True)
-    try:
-        mode: int | None = stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        mode = None
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

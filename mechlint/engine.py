@@ -73,6 +73,7 @@ def lint(
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: Path | None = None,
+    cache_from: int = 0,
     value_hashes: bool = True,
     stories: bool = False,
 ) -> Report:
@@ -84,7 +85,8 @@ def lint(
     and left out unless ``show_suppressed``. ``jobs`` worker processes (by
     default, one per core for large runs) give the same report as one;
     ``progress(done, total)`` is called as files are finished. With ``cache``
-    (a folder), results of unchanged files are reused (see :mod:`mechlint.resultcache`).
+    (a folder), results of unchanged files are reused (see :mod:`mechlint.resultcache`)
+    when the run checks at least ``cache_from`` files (below that, opening it costs more than it saves).
     ``value_hashes=False`` leaves ``Result.value_hash`` and ``Result.context``
     empty (only baselines and fingerprints need them), unless a baseline,
     fingerprints or the cache is in use. The report carries the metadata of
@@ -100,6 +102,9 @@ def lint(
     run = Run(root=root, source_root=source_root, frozen_pattern=_frozen_pattern(config))
     enabled = [replace(e, context=replace(e.context, run=run)) for e in config.enabled()]
     candidates = list(discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base))
+    if len(candidates) < cache_from:
+        cache = None
+    hashes = value_hashes or baseline is not None or cache is not None
     files: list[FileReport] = []
     notifications: list[Notification] = []
     used: Counter[int] = Counter()
@@ -269,11 +274,9 @@ def lint_file(
     document = load(shown, raw)
     document.location = path.absolute()
     key = cache.key(raw, cache.sources_key(document.location, source_paths(document.data))) if cache else None
-    cached = cache.get(key) if cache is not None and key is not None else None
+    cached = cache.get(key, shown) if cache is not None and key is not None else None
     if cached is not None:
-        from mechlint.resultcache import decode
-
-        results = decode(cached, shown)
+        results = cached
     else:
         crashed = len(notifications)
         findings = run_rules(document, enabled, notifications)
@@ -291,9 +294,7 @@ def lint_file(
             ]
         results = tuple(placed)
         if cache is not None and key is not None and len(notifications) == crashed:
-            from mechlint.resultcache import encode
-
-            cache.put(key, encode(results))
+            cache.put(key, results)
     story = _story(document, config) if stories and document.parsed else None
     if not results:
         return FileReport(shown, uri, (), story=story)
@@ -325,10 +326,13 @@ def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], run: Run)
 
     source = b""
     if config.source is not None:
+        from mechlint.config import MAX_CONFIG_FILE
+        from mechlint.safeio import NotReadable, read_regular
+
         try:
-            source = config.source.read_bytes()
-        except OSError:
-            source = b"unreadable"
+            source = read_regular(config.source, MAX_CONFIG_FILE)
+        except NotReadable:  # changed since it was loaded: no entry of this run may ever be reused
+            source = os.urandom(16)
     rules = [
         (
             e.rule.meta.id,

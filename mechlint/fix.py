@@ -99,6 +99,7 @@ def fix_paths(paths: Iterable[str], config: Config, root: Path) -> tuple[list[Fi
     return fixes, skipped
 
 
-def write_fixes(fixes: Iterable[FileFix]) -> None:
+def write_fixes(fixes: Iterable[FileFix], root: Path | None = None) -> None:
+    """Write each fixed file; a file that is a link inside ``root`` is written through, so the link stays."""
     for fix in fixes:
-        write_atomically(fix.path, fix.after.encode("utf-8"))
+        write_atomically(fix.path, fix.after.encode("utf-8"), root)

@@ -82,6 +82,10 @@ def pin_file(path: Path, shown: str, raw: bytes, provenance: Provenance) -> PinR
 
 
 def write_pins(results: list[PinResult]) -> None:
+    """Write each changed file; a file that is a link inside its repository is written through, so the link stays."""
+    from mechlint.discovery import find_project_root
+
     for result in results:
         if result.text is not None:
-            write_atomically(result.path, result.text.encode("utf-8"))
+            root = find_project_root(result.path.absolute().parent)
+            write_atomically(result.path, result.text.encode("utf-8"), root)

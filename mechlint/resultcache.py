@@ -3,28 +3,89 @@
 An entry is keyed by the file's bytes, the digests of its sources (as they
 are in the working tree now), the refs of the repository when the file has
 sources (history decides provenance), the configuration and the tool
-version. A hit skips every rule and gives back the same findings. The cache
-is SQLite in ``.mechlint_cache/`` at the project root, safe under concurrent
-runs and worker processes; a corrupt cache is deleted and rebuilt, and an
-unwritable one is simply not used.
+version. A hit skips every rule and gives back the same findings.
+
+A repository must never be able to carry the cache: a committed entry that
+matched would turn a failure into a pass. So the cache is never read from
+the repository (``mechlint check`` keeps it in the user's cache folder, see
+:func:`mechlint.commands.result_cache_folder`), and each entry carries an
+HMAC-SHA256 over its key and value under a per-user random secret
+(``secret.key``, mode 0600, beside the database): an entry that was not
+written by this user's mechlint, or that does not decode, is a miss. The
+database is SQLite, safe under concurrent runs and worker processes; a
+corrupt file is deleted and rebuilt, an unwritable one is not used, and one
+locked by another process is skipped for this run (after a short wait).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import hmac
 import json
 import os
+import secrets
 import sqlite3
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mechlint.model import Level, LocatedTrace, Region, Result
-from mechlint.sqlite import open_cache
+from mechlint.sqlite import CacheBusy, open_cache
 
 MAX_ENTRIES = 100_000
-_SCHEMA = "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, value TEXT NOT NULL, used REAL NOT NULL);"
+SECRET_SIZE = 32
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS entries "
+    "(key TEXT PRIMARY KEY, value TEXT NOT NULL, mac TEXT NOT NULL, used REAL NOT NULL);"
+)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _read_secret(path: Path) -> bytes | None:
+    """The secret at ``path`` if it is a regular file (not a link) of the right size."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != SECRET_SIZE:
+            return None
+        data = os.read(fd, SECRET_SIZE + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) == SECRET_SIZE else None
+
+
+def load_secret(folder: Path) -> bytes | None:
+    """This user's secret for the cache in ``folder``, made on first use; ``None`` if it cannot be had."""
+    path = folder / "secret.key"
+    found = _read_secret(path)
+    if found is not None:
+        return found
+    if os.path.islink(path) or (os.path.lexists(path) and not os.path.isfile(path)):
+        return None  # something else is there: run without the cache rather than touch it
+    temporary = folder / f".secret.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(secrets.token_bytes(SECRET_SIZE))
+        try:
+            os.link(temporary, path)  # never replaces: a concurrent run's secret wins
+        except FileExistsError:
+            if _read_secret(path) is None:  # a damaged secret: replace it (every old entry becomes a miss)
+                os.replace(temporary, path)
+    except OSError:
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+    return _read_secret(path)
 
 
 def _region(values: list[int]) -> Region:
@@ -57,7 +118,11 @@ def encode(results: tuple[Result, ...]) -> str:
 
 
 def decode(text: str, path: str) -> tuple[Result, ...]:
-    return tuple(
+    """The results ``encode`` wrote; any other text raises (``ValueError``, ``TypeError``...)."""
+    rows = json.loads(text)
+    if not isinstance(rows, list) or not all(isinstance(row, list) and len(row) == 9 for row in rows):
+        raise TypeError("not a list of cached results")
+    found = tuple(
         Result(
             path=path,
             rule_id=rule_id,
@@ -70,8 +135,13 @@ def decode(text: str, path: str) -> tuple[Result, ...]:
             value_hash=value_hash,
             context=context,
         )
-        for rule_id, level, message, pointer, region, source_line, trace, value_hash, context in json.loads(text)
+        for rule_id, level, message, pointer, region, source_line, trace, value_hash, context in rows
     )
+    for result in found:
+        texts = (result.rule_id, result.message, result.pointer, result.context, *(t.message for t in result.trace))
+        if not all(isinstance(t, str) for t in texts):
+            raise TypeError("not a cached result")
+    return found
 
 
 class ResultCache:
@@ -82,6 +152,7 @@ class ResultCache:
         self.fingerprint = fingerprint
         self._sources_key = sources_key
         self._connection: sqlite3.Connection | None = None
+        self._secret = b""
         self._pid = -1
         self._broken = False
 
@@ -90,24 +161,26 @@ class ResultCache:
             return None
         if self._connection is not None and self._pid == os.getpid():
             return self._connection
+        self._broken = True  # until it is open: any failure below means "no cache this run"
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            ignore = self.folder / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# created by mechlint --cache\n*\n")
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError:
-            self._broken = True
             return None
-        connection = open_cache(self.folder / "results.sqlite3", _SCHEMA)
+        secret = load_secret(self.folder)
+        if secret is None:
+            return None
+        try:
+            connection = open_cache(self.folder / "results.sqlite3", _SCHEMA)
+        except CacheBusy:
+            return None
         if connection is None:
-            self._broken = True
             return None
         try:  # a cache: losing the last writes to a crash is fine, waiting for the disk on each is not
             connection.execute("PRAGMA journal_mode = WAL")
             connection.execute("PRAGMA synchronous = OFF")
         except sqlite3.Error:
             pass
-        self._connection, self._pid = connection, os.getpid()
+        self._connection, self._pid, self._secret, self._broken = connection, os.getpid(), secret, False
         return connection
 
     def sources_key(self, location: Path, paths: list[str]) -> str:
@@ -120,34 +193,53 @@ class ResultCache:
             digest.update(len(part).to_bytes(8, "big") + part)
         return digest.hexdigest()
 
-    def get(self, key: str) -> str | None:
-        connection = self._connect()
-        if connection is None:
-            return None
-        try:
-            row = connection.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
-        except sqlite3.Error:
-            return None
-        return row[0] if row else None
+    def _mac(self, key: str, value: str) -> str:
+        message = key.encode() + b"\0" + value.encode("utf-8", "surrogatepass")
+        return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
 
-    def put(self, key: str, value: str) -> None:
+    def _failed(self) -> None:
+        self._broken = True  # locked, full or broken: stop using it for the rest of the run, never wait again
+
+    def get(self, key: str, path: str) -> tuple[Result, ...] | None:
+        """The cached results for ``key``, shown as ``path``; ``None`` for a miss or an entry that does not verify."""
+        connection = self._connect()
+        if connection is None:
+            return None
+        try:
+            row = connection.execute("SELECT value, mac FROM entries WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            self._failed()
+            return None
+        if row is None or not isinstance(row[0], str) or not isinstance(row[1], str):
+            return None
+        if not hmac.compare_digest(row[1], self._mac(key, row[0])):
+            return None
+        try:
+            return decode(row[0], path)
+        except Exception:  # a verified entry that does not decode (another version's format): a miss
+            return None
+
+    def put(self, key: str, results: tuple[Result, ...]) -> None:
         connection = self._connect()
         if connection is None:
             return
+        value = encode(results)
         try:
-            connection.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?)", (key, value, time.time()))
+            connection.execute(
+                "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?)", (key, value, self._mac(key, value), time.time())
+            )
         except sqlite3.Error:
-            return
+            self._failed()
 
     def prune(self) -> None:
         connection = self._connect()
         if connection is None:
             return
         try:
-            (count,) = connection.execute("SELECT count(*) FROM results").fetchone()
+            (count,) = connection.execute("SELECT count(*) FROM entries").fetchone()
             if count > MAX_ENTRIES:
                 connection.execute(
-                    "DELETE FROM results WHERE key IN (SELECT key FROM results ORDER BY used LIMIT ?)",
+                    "DELETE FROM entries WHERE key IN (SELECT key FROM entries ORDER BY used LIMIT ?)",
                     (count - MAX_ENTRIES * 9 // 10,),
                 )
         except sqlite3.Error:
@@ -159,5 +251,28 @@ class ResultCache:
         self._connection = None
 
 
+def code_stamp() -> list[tuple[str, int, int]]:
+    """Name, size and modification time of mechlint's code and shipped data.
+
+    Part of every key, so an edited rule in an editable install (or any
+    upgrade that keeps the version number) never meets results of the old code.
+    """
+    from mechlint.resources import data_folder
+
+    package = Path(__file__).resolve().parent
+    found = []
+    for top in (package, data_folder("rules"), data_folder("schemas")):
+        for folder, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                if name.endswith((".py", ".toml", ".json", ".txt")):
+                    try:
+                        info = os.stat(os.path.join(folder, name))
+                    except OSError:
+                        continue
+                    found.append((os.path.join(folder, name), info.st_size, info.st_mtime_ns))
+    return found
+
+
 def fingerprint(parts: list[Any]) -> str:
-    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(repr([code_stamp(), parts]).encode("utf-8", "surrogatepass")).hexdigest()

@@ -314,7 +314,7 @@ def test_fallback_engine_refuses_nested_quantifiers(monkeypatch: pytest.MonkeyPa
 
 
 def test_interrupted_write_leaves_no_half_written_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import mechlint.edit as edit
+    import mechlint.safeio as edit
 
     target = tmp_path / "report.sarif"
     target.write_text("previous report")

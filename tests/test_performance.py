@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ def test_cache_gives_the_same_report_cold_and_warm(blog: Path, tmp_path: Path) -
     cold = _render(lint([blog / "content"], config, root=blog, fingerprints=True, cache=cache), blog)
     warm = _render(lint([blog / "content"], config, root=blog, fingerprints=True, cache=cache, jobs=2), blog)
     assert plain == cold == warm
-    assert (cache / "results.sqlite3").is_file() and (cache / ".gitignore").read_text().endswith("*\n")
+    assert (cache / "results.sqlite3").is_file() and len((cache / "secret.key").read_bytes()) == 32
 
 
 def test_cache_follows_sources_configuration_and_corruption(tmp_path: Path) -> None:
@@ -87,10 +88,11 @@ def test_cli_cache_and_jobs(blog: Path, monkeypatch: pytest.MonkeyPatch, capsys:
     from mechlint.entry import main
 
     monkeypatch.chdir(blog)
-    assert main(["check", "-f", "json", "content"]) == 1
+    assert main(["check", "-f", "json", "--no-cache", "content"]) == 1
     plain = capsys.readouterr().out
     assert main(["check", "-f", "json", "--cache", "-j", "2", "content"]) == 1
     assert capsys.readouterr().out == plain
-    assert main(["check", "-f", "json", "--cache", "content"]) == 1
+    assert main(["check", "-f", "json", "content"]) == 1, "the cache is on by default"
     assert capsys.readouterr().out == plain
-    assert (blog / ".mechlint_cache" / ".gitignore").is_file()
+    assert not (blog / ".mechlint_cache").exists(), "nothing is written into the repository"
+    assert list((Path(os.environ["XDG_CACHE_HOME"]) / "mechlint" / "results").glob("*/results.sqlite3"))

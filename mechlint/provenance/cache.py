@@ -6,20 +6,25 @@ fingerprint of the refs they were computed for, and dropped when the refs
 change; answers about one commit (its date and subject) never go stale.
 The cache lives in the repository's git common folder
 (``.git/mechlint/blobs.sqlite3``), or in the user's cache folder when that
-is not writable, or in memory as a last resort. It is safe under concurrent runs (SQLite locking, a busy timeout,
-short transactions), and a corrupt file is deleted and rebuilt. Callers never
-trust it for a final answer: the winning blob is hashed again.
+is not writable, or in memory as a last resort (no home folder, or another
+process holding a lock on the file: a lock means "skip it this time", never
+"delete it"). It is safe under concurrent runs (SQLite locking, a short busy
+timeout, short transactions), and a corrupt file is deleted and rebuilt. A
+write that fails (a lock taken in the middle of a run) is kept in memory for
+the rest of the run, so answers never depend on whether it was stored.
+Callers never trust it for a final answer: the winning blob is hashed again.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from mechlint.sqlite import open_cache
+from mechlint.sqlite import CacheBusy, StaleCache, open_cache, user_cache_folder
+
+Row = tuple[str, str, str | None, str | None]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS blobs (oid TEXT PRIMARY KEY, kind TEXT NOT NULL, sha256 TEXT, lfs TEXT);
@@ -39,31 +44,33 @@ def _check_version(connection: sqlite3.Connection) -> None:
     if stored is None:
         connection.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (VERSION,))
     elif stored[0] != VERSION:
-        raise sqlite3.DatabaseError("an older cache format")
+        raise StaleCache("an older cache format")
     connection.execute("PRAGMA quick_check").fetchone()
-
-
-def _user_cache_folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "mechlint"
 
 
 class BlobCache:
     def __init__(self, common_dir: Path | None) -> None:
         self.location = ":memory:"
+        self._rows: dict[str, Row] = {}  # rows whose store failed this run
+        self._reachable: tuple[str, frozenset[str]] | None = None  # the same for the reachable set
         self.connection = self._open(common_dir)
 
     def _candidates(self, common_dir: Path | None) -> list[Path]:
         found = []
         if common_dir is not None:
             found.append(common_dir / "mechlint" / "blobs.sqlite3")
-            key = hashlib.sha256(str(common_dir.resolve()).encode()).hexdigest()[:16]
-            found.append(_user_cache_folder() / f"blobs-{key}.sqlite3")
+            user = user_cache_folder()
+            if user is not None:
+                key = hashlib.sha256(str(common_dir.resolve()).encode()).hexdigest()[:16]
+                found.append(user / f"blobs-{key}.sqlite3")
         return found
 
     def _open(self, common_dir: Path | None) -> sqlite3.Connection:
         for path in self._candidates(common_dir):
-            connection = open_cache(path, _SCHEMA, _check_version)
+            try:
+                connection = open_cache(path, _SCHEMA, _check_version)
+            except CacheBusy:
+                break  # locked by another process: in memory this time, and the file is left alone
             if connection is not None:
                 self.location = str(path)
                 return connection
@@ -71,46 +78,65 @@ class BlobCache:
         connection.executescript(_SCHEMA)
         return connection
 
+    def _rows_of(self, query: str, parameters: Iterable[object]) -> list[tuple[object, ...]]:
+        try:
+            return list(self.connection.execute(query, tuple(parameters)))
+        except sqlite3.Error:
+            return []
+
     def known(self, oids: Iterable[str]) -> set[str]:
         wanted = list(oids)
-        found: set[str] = set()
+        found = {oid for oid in wanted if oid in self._rows}
         for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            rows = self.connection.execute(f"SELECT oid FROM blobs WHERE oid IN ({marks})", chunk)
-            found.update(row[0] for row in rows)
+            found.update(str(row[0]) for row in self._rows_of(f"SELECT oid FROM blobs WHERE oid IN ({marks})", chunk))
         return found
 
-    def add(self, rows: Iterable[tuple[str, str, str | None, str | None]]) -> None:
+    def add(self, rows: Iterable[Row]) -> None:
         """Store ``(oid, kind, sha256, lfs oid)`` rows."""
+        rows = list(rows)
         try:
             with self.connection:
                 self.connection.execute("BEGIN IMMEDIATE")
                 self.connection.executemany("INSERT OR IGNORE INTO blobs VALUES (?, ?, ?, ?)", rows)
         except sqlite3.Error:
-            pass
+            self._rows.update((row[0], row) for row in rows)
+
+    def _column(self, oid: str, index: int, name: str) -> str | None:
+        if oid in self._rows:
+            return self._rows[oid][index]
+        found = self._rows_of(f"SELECT {name} FROM blobs WHERE oid = ?", (oid,))
+        return str(found[0][0]) if found and found[0][0] is not None else None
 
     def sha256_of(self, oid: str) -> str | None:
-        row = self.connection.execute("SELECT sha256 FROM blobs WHERE oid = ?", (oid,)).fetchone()
-        return row[0] if row else None
+        return self._column(oid, 2, "sha256")
 
     def lfs_of(self, oid: str) -> str | None:
-        row = self.connection.execute("SELECT lfs FROM blobs WHERE oid = ?", (oid,)).fetchone()
-        return row[0] if row else None
+        return self._column(oid, 3, "lfs")
 
     def blobs_with(self, digest: str) -> list[str]:
         """Reachable blobs whose bytes, or whose LFS pointer, have this SHA-256."""
-        rows = self.connection.execute(
+        kept = [oid for oid, row in self._rows.items() if digest in (row[2], row[3])]
+        if self._reachable is not None:
+            rows = self._rows_of("SELECT oid FROM blobs WHERE sha256 = ? OR lfs = ?", (digest, digest))
+            reachable = self._reachable[1]
+            return [oid for oid in dict.fromkeys([*(str(r[0]) for r in rows), *kept]) if oid in reachable]
+        rows = self._rows_of(
             "SELECT b.oid FROM blobs b JOIN reachable r ON r.oid = b.oid WHERE b.sha256 = ? OR b.lfs = ?",
             (digest, digest),
         )
-        return [row[0] for row in rows]
+        kept = [oid for oid in kept if self._rows_of("SELECT 1 FROM reachable WHERE oid = ?", (oid,))]
+        return list(dict.fromkeys([*(str(r[0]) for r in rows), *kept]))
 
     def reachable_state(self) -> str | None:
-        row = self.connection.execute("SELECT value FROM meta WHERE key = 'refs'").fetchone()
-        return row[0] if row else None
+        if self._reachable is not None:
+            return self._reachable[0]
+        row = self._rows_of("SELECT value FROM meta WHERE key = 'refs'", ())
+        return str(row[0][0]) if row else None
 
     def set_reachable(self, refs: str, oids: Iterable[str]) -> None:
+        oids = list(oids)
         try:
             with self.connection:
                 self.connection.execute("BEGIN IMMEDIATE")
@@ -118,7 +144,7 @@ class BlobCache:
                 self.connection.executemany("INSERT OR IGNORE INTO reachable VALUES (?)", ((o,) for o in oids))
                 self.connection.execute("INSERT OR REPLACE INTO meta VALUES ('refs', ?)", (refs,))
         except sqlite3.Error:
-            pass
+            self._reachable = (refs, frozenset(oids))
 
     def answer(self, refs: str, question: str) -> bytes | None:
         """What git answered to ``question`` when the refs had this fingerprint ("" for any refs)."""

@@ -1,0 +1,170 @@
+"""Reading and writing the files a user names, trusting nothing that is on disk.
+
+:func:`read_regular` opens a file without blocking (a FIFO never hangs the
+open), checks that what it opened is a regular file and reads at most a
+limit, so a FIFO, ``/dev/zero`` or a huge file is a sentence, never a hang or
+a ``MemoryError``.
+
+:func:`write_atomically` writes a report, a baseline, an attestation or a
+fixed mechanism file:
+
+- a path inside the repository that leads outside it (a symbolic link,
+  dangling or not, in the path or at its end) is refused, and nothing is
+  created outside; a link that stays inside is written through, so the link
+  stays a link and its target gets the new bytes;
+- a FIFO or a character device (``-o /dev/null``, ``-o /dev/stdout``) is
+  written into, as a shell redirection would, never replaced; a FIFO with
+  no reader is an error, not a hang; a folder, a socket or a block device
+  is refused;
+- a regular file is replaced through a temporary file and a rename, keeping
+  its mode; a new file gets the mode the user's umask gives (as ``>`` does).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+_OPEN_FLAGS = os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class NotReadable(Exception):
+    """Why a file cannot be read, as a sentence about it ("is a FIFO (named pipe), not a regular file")."""
+
+    def __init__(self, reason: str, missing: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.missing = missing
+
+
+class RefusedWrite(OSError):
+    """A write mechlint will not do; ``strerror`` says why and ``filename`` names the file."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(errno.EPERM, reason, str(path))
+
+
+def describe_mode(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "not a regular file"
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file at ``path`` (links followed), at most ``limit``; else :class:`NotReadable`."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
+    except FileNotFoundError:
+        raise NotReadable("does not exist", missing=True) from None
+    except OSError as error:
+        raise NotReadable(f"cannot be read ({error.strerror or error})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotReadable(f"is {describe_mode(info.st_mode)}, not a regular file")
+        if info.st_size > limit:
+            raise NotReadable(f"is {info.st_size} bytes, larger than the limit of {limit}")
+        chunks, remaining = [], limit + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    except OSError as error:
+        raise NotReadable(f"cannot be read ({error.strerror or error})") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise NotReadable(f"grew past the limit of {limit} bytes while it was read")
+    return data
+
+
+def _escapes(lexical: Path, inside: Path | None) -> bool:
+    """Whether ``lexical`` (absolute, normalized) is in ``inside`` but its links lead out of it."""
+    if inside is None:
+        return False
+    real_base = Path(os.path.realpath(inside))
+    if not (lexical.is_relative_to(Path(os.path.abspath(inside))) or lexical.is_relative_to(real_base)):
+        return False  # a path the user chose outside the repository: theirs to decide
+    return not Path(os.path.realpath(lexical)).is_relative_to(real_base)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _write_into(path: Path, data: bytes) -> None:
+    """Write into a FIFO or a character device in place, as ``>`` does; never create or replace it."""
+    import fcntl  # POSIX only, as FIFOs and device nodes are
+
+    try:
+        fd = os.open(path, os.O_WRONLY | _OPEN_FLAGS)
+    except OSError as error:
+        if error.errno == errno.ENXIO:
+            raise RefusedWrite(path, "is a FIFO (named pipe) that nothing reads") from None
+        raise
+    try:
+        info = os.fstat(fd)
+        if not (stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode)):
+            raise RefusedWrite(path, f"is {describe_mode(info.st_mode)}, not a regular file; it is not replaced")
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
+def write_atomically(path: Path, data: bytes, inside: Path | None = None) -> None:
+    """Write ``data`` to ``path`` as the module docstring says; ``inside`` is the repository (or ``None``).
+
+    Raises :class:`RefusedWrite` (an :class:`OSError`) for a write it will not do.
+    """
+    lexical = Path(os.path.abspath(path))
+    if _escapes(lexical, inside):
+        raise RefusedWrite(path, "leads outside the repository through a symbolic link; nothing is written there")
+    try:
+        info: os.stat_result | None = os.stat(lexical)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise RefusedWrite(path, "is a symbolic link loop") from None
+        raise
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        if stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode):
+            _write_into(lexical, data)
+            return
+        raise RefusedWrite(path, f"is {describe_mode(info.st_mode)}, not a regular file; it is not replaced")
+    target = Path(os.path.realpath(lexical))  # a link (inside the repository, or the user's own) is written through
+    if target != lexical and os.path.islink(target):
+        raise RefusedWrite(path, "is a symbolic link loop")
+    if info is None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        mode = 0o666 & ~_umask()
+    else:
+        mode = stat.S_IMODE(info.st_mode)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            os.fchmod(stream.fileno(), mode)
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
