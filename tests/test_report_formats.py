@@ -340,3 +340,40 @@ def test_junit_report_of_hostile_text_is_well_formed() -> None:
         import xmlschema
 
         xmlschema.XMLSchema(str(JUNIT_XSD)).validate(text)
+
+
+@pytest.mark.parametrize(("columns", "widest"), [("abc", 120), ("0", 120), ("-5", 120), ("٣٠", 120), ("5", 40)])
+def test_a_strange_columns_value_falls_back(tree: Path, columns: str, widest: int) -> None:
+    done = mechlint("--show-source", ".", cwd=tree, columns=columns)
+    assert done.returncode == 0 and not done.stderr
+    excerpts = [line for line in done.stdout.splitlines() if EXCERPT.match(line)]
+    assert widest - 20 < max(len(line) for line in excerpts) <= widest
+
+
+def test_a_huge_columns_value_cuts_nothing(tree: Path) -> None:
+    done = mechlint("--show-source", ".", cwd=tree, columns="9" * 30)
+    assert done.returncode == 0 and "…" not in "".join(x for x in done.stdout.splitlines() if EXCERPT.match(x))
+
+
+def test_lint_keeps_clean_files_when_asked(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mechlint.config import load_config
+    from mechlint.engine import lint
+    from mechlint.model import Keep
+
+    monkeypatch.chdir(tree)
+    config = load_config(tree / "mechlint.toml")
+    findings = lint(["."], config, root=tree)
+    every = lint(["."], config, root=tree, keep=Keep.FILES)
+    stories = lint(["."], config, root=tree, keep=Keep.STORIES)
+    assert [f.path for f in findings.files] == ["c/mechanisms/seed.json"]
+    assert (
+        [f.path for f in every.files]
+        == [f.path for f in stories.files]
+        == [
+            "a/mechanisms/ok.json",
+            "b/mechanisms/also-ok.json",
+            "c/mechanisms/seed.json",
+        ]
+    )
+    assert all(f.story is None for f in every.files) and all(f.story is not None for f in stories.files)
+    assert every.results == findings.results == stories.results

@@ -1,8 +1,14 @@
 """The default report, for people: one finding a line, the source, a caret.
 
-``path:line:col: level rule-id message``, then the offending source line with
-carets under the span, then the trace of the finding if it has one, and a
-closing summary of counts. Colour only when asked (on a terminal).
+``path:line:col: level rule-id message``; under an error or a warning, the
+offending source line with carets under the span, then the trace of the
+finding if it has one. A note is its first line only, unless
+``OutputOptions.show_source`` asks for every excerpt (``False``: none). The
+source line is cut to ``OutputOptions.width`` columns around the span, with
+``…`` where it was cut. A closing summary counts errors and warnings (the
+problems) and notes apart. ``OutputOptions.statistics`` lists one line per rule
+instead of the findings; ``quiet`` 1 keeps only the summary, 2 nothing.
+Colour only when asked (on a terminal).
 """
 
 from __future__ import annotations
