@@ -46,7 +46,7 @@ def _cells(char: str) -> int:
 
 
 def _width(text: str) -> int:
-    return sum(_cells(char) for char in text)
+    return len(text) if text.isascii() else sum(_cells(char) for char in text)
 
 
 def fit(line: str, start: int, end: int, room: int) -> tuple[str, int, int]:
