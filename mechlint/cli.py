@@ -106,6 +106,20 @@ def check(
             "among them and every mechanism of the project whose sources are among them.",
         ),
     ] = False,
+    show_source: Annotated[
+        Optional[bool],  # noqa: UP045
+        typer.Option(
+            "--show-source/--no-show-source",
+            help="Show the source line under every finding, notes too (default: errors and warnings); "
+            "--no-show-source: one line a finding.",
+        ),
+    ] = None,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Count the findings per rule instead of listing them.")
+    ] = False,
+    quiet: Annotated[
+        int, typer.Option("--quiet", "-q", count=True, help="Print only the summary; -qq: nothing, only the exit code.")
+    ] = 0,
 ) -> None:
     """Check mechanism files and report what is wrong with them."""
     raise typer.Exit(
@@ -127,6 +141,9 @@ def check(
                 changed_files=changed_files,
                 jobs=jobs,
                 cache=cache,
+                show_source=show_source,
+                statistics=statistics,
+                quiet=quiet,
             )
         )
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +33,8 @@ class Format(StrEnum):
     github = "github"
     sarif = "sarif"
     html = "html"
+    gitlab = "gitlab"
+    junit = "junit"
 
 
 class FailOn(StrEnum):
@@ -60,6 +62,9 @@ class CheckOptions:
     changed_files: bool = False
     jobs: int | None = None
     cache: bool | None = None  # None: on for runs of CACHE_FROM files or more
+    show_source: bool | None = None
+    statistics: bool = False
+    quiet: int = 0
 
 
 def _error(message: str) -> None:
@@ -80,6 +85,20 @@ def _use_color(choice: bool | None) -> bool:
     if os.environ.get("FORCE_COLOR"):
         return True
     return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _text_width(to_terminal: bool) -> int:
+    """Columns for the text report: ``COLUMNS``, else the terminal's (on one), else a default; at least 40."""
+    import shutil
+
+    from mechlint.report import DEFAULT_WIDTH
+
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isascii() and columns.isdigit() and int(columns) > 0:
+        return max(int(columns), 40)
+    if to_terminal and sys.stdout.isatty():
+        return max(shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns, 40)
+    return DEFAULT_WIDTH
 
 
 def write_output(text: str, output: Path | None, inside: Path | None = None) -> None:
@@ -235,6 +254,7 @@ def run_check(options: CheckOptions) -> int:
     from mechlint.discovery import UsageError, find_project_root
     from mechlint.engine import lint
     from mechlint.errors import ConfigError
+    from mechlint.model import Keep
     from mechlint.report import OutputOptions, reporter
 
     try:
@@ -254,7 +274,7 @@ def run_check(options: CheckOptions) -> int:
     except ConfigError as error:
         _error(f"{error} [mechlint/invalid-config]")
         return EXIT_USAGE
-    if known is not None and known.version != BASELINE_VERSION:
+    if known is not None and known.version != BASELINE_VERSION and options.quiet < 2:
         sys.stderr.write(
             f"mechlint: {baseline} is a version {known.version} baseline, matched on JSON pointers: an element "
             "inserted above a finding shows it again. Rewrite it with --update-baseline.\n"
@@ -269,9 +289,13 @@ def run_check(options: CheckOptions) -> int:
     if root is not None and not root.is_dir():
         _error(f"--root {root}: not a folder")
         return EXIT_USAGE
+    output_format = options.output_format
+    if options.statistics and output_format is not Format.text:
+        _error(f"--statistics counts findings in the text report; --format {output_format.value} has every finding")
+        return EXIT_USAGE
     project_root = (root or find_project_root(Path.cwd())).resolve()
     targets = options.paths or ["."]
-    output_format = options.output_format
+    formats = {output_format, *(f for f, _ in extra_outputs)}
     try:
         nothing = ""
         if options.since is not None:
@@ -280,14 +304,14 @@ def run_check(options: CheckOptions) -> int:
         elif options.changed_files:
             targets = _given_files_targets(options.paths, config, project_root, root)
             nothing = "No mechanism file among the given files, and none whose source is among them."
-        if nothing and not targets:
+        if nothing and not targets and options.quiet < 2:
             sys.stderr.write(nothing + "\n")
         report = lint(
             targets,
             config,
             root=project_root,
-            fingerprints=output_format is Format.sarif or any(f is Format.sarif for f, _ in extra_outputs),
-            stories=output_format is Format.html or any(f is Format.html for f, _ in extra_outputs),
+            fingerprints=Format.sarif in formats,
+            keep=Keep.STORIES if Format.html in formats else Keep.FILES if Format.junit in formats else Keep.FINDINGS,
             source_root=root,
             show_suppressed=options.show_suppressed,
             baseline=known,
@@ -295,19 +319,29 @@ def run_check(options: CheckOptions) -> int:
             jobs=options.jobs,
             cache=result_cache_folder(project_root) if options.cache is not False else None,
             cache_from=CACHE_FROM if options.cache is None else 0,
-            progress=_progress_bar(),
-            value_hashes=options.update_baseline,  # only a baseline needs them (a given one turns them on)
+            progress=_progress_bar() if options.quiet < 2 else None,
+            # only a baseline and fingerprints need them (a given baseline and SARIF turn them on)
+            value_hashes=options.update_baseline or Format.gitlab in formats,
         )
     except UsageError as error:
         _error(str(error))
         return EXIT_USAGE
-    shown = OutputOptions(
-        color=main_output is None and output_format is Format.text and _use_color(options.color),
+    plain = OutputOptions(
         root_uri=project_root.as_uri().rstrip("/") + "/",
         tool_version=__version__,
+        width=_text_width(to_terminal=False),
+        show_source=options.show_source,
     )
-    plain = OutputOptions(root_uri=shown.root_uri, tool_version=__version__)
+    shown = replace(
+        plain,
+        color=main_output is None and output_format is Format.text and _use_color(options.color),
+        width=_text_width(to_terminal=main_output is None),
+        statistics=options.statistics,
+        quiet=options.quiet if main_output is None else 0,  # -q quiets standard output; files are complete
+    )
     writes = [(output_format, main_output, shown), *((f, p, plain) for f, p in extra_outputs)]
+    if options.quiet >= 2 and main_output is None:
+        writes = writes[1:]  # -qq: nothing on standard output, only the exit code (files are still written)
     for kind, target, how in writes:
         if nothing and not targets and kind is Format.text:
             if target is None:
@@ -326,7 +360,8 @@ def run_check(options: CheckOptions) -> int:
         except OSError as error:
             _error(f"cannot write {baseline}: {error.strerror or error}")
             return EXIT_USAGE
-        sys.stderr.write(f"Wrote {len(report.results)} findings to the baseline {baseline}.\n")
+        if options.quiet < 2:
+            sys.stderr.write(f"Wrote {len(report.results)} findings to the baseline {baseline}.\n")
         return EXIT_OK
     worst, threshold = report.worst(), config.fail_level
     failed = worst is not None and threshold is not None and worst >= threshold

@@ -26,7 +26,18 @@ from mechlint.adoption import (
 from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
 from mechlint.discovery import Candidate, discover, find_project_root, lexical_relative, read_file
 from mechlint.document import Document, load
-from mechlint.model import FileReport, Finding, Level, LocatedTrace, Notification, Region, Report, Result, RuleInfo
+from mechlint.model import (
+    FileReport,
+    Finding,
+    Keep,
+    Level,
+    LocatedTrace,
+    Notification,
+    Region,
+    Report,
+    Result,
+    RuleInfo,
+)
 from mechlint.parallel import default_jobs, run_all
 from mechlint.report.fingerprint import line_fingerprints
 from mechlint.rules.schema.unsupported_version import unsupported
@@ -75,7 +86,7 @@ def lint(
     cache: Path | None = None,
     cache_from: int = 0,
     value_hashes: bool = True,
-    stories: bool = False,
+    keep: Keep = Keep.FINDINGS,
 ) -> Report:
     """Check every mechanism file under ``paths`` and return the whole report.
 
@@ -90,9 +101,10 @@ def lint(
     ``value_hashes=False`` leaves ``Result.value_hash`` and ``Result.context``
     empty (only baselines and fingerprints need them), unless a baseline,
     fingerprints or the cache is in use. The report carries the metadata of
-    every rule that ran (:class:`~mechlint.model.RuleInfo`). ``stories=True`` keeps
-    every checked file in the report with its :class:`~mechlint.story.Story`
-    (what the HTML report draws), findings or not.
+    every rule that ran (:class:`~mechlint.model.RuleInfo`). ``keep`` says which
+    checked files the report holds (:class:`~mechlint.model.Keep`): by default
+    those with findings; ``Keep.FILES`` every checked file, findings or not;
+    ``Keep.STORIES`` every checked file with its :class:`~mechlint.story.Story`.
     """
     hashes = value_hashes or fingerprints or baseline is not None or cache is not None
     cwd = Path.cwd()
@@ -120,7 +132,7 @@ def lint(
 
     def work(candidate: Candidate) -> tuple[FileReport, list[Notification]]:
         found: list[Notification] = []
-        report = lint_file(candidate, config, enabled, root, cwd, found, fingerprints, results_cache, hashes, stories)
+        report = lint_file(candidate, config, enabled, root, cwd, found, fingerprints, results_cache, hashes, keep)
         collector.tick()
         return report, found
 
@@ -131,12 +143,12 @@ def lint(
             checked += 1
             notifications += found
             if not config.suppressions:
-                if report.results or report.story is not None:
+                if report.results or keep >= Keep.FILES:
                     files.append(report)
                 continue
             relative = _relative(candidate.path, base) or report.uri
             covered.update(i for i, s in enumerate(config.suppressions) if s.covers(relative))
-            if report.results or report.story is not None:
+            if report.results or keep >= Keep.FILES:
                 results = apply_suppressions(report.results, relative, config.suppressions, used)
                 files.append(replace(report, results=tuple(results)))
     finally:
@@ -153,7 +165,7 @@ def lint(
     suppressed = sum(1 for f in files for r in f.results if r.suppressed is not None)
     if not show_suppressed:
         kept = [replace(f, results=tuple(r for r in f.results if r.suppressed is None)) for f in files]
-        files = [f for f in kept if f.results or f.story is not None]
+        files = [f for f in kept if f.results or (keep >= Keep.FILES and f.checked)]
     return Report(
         files=tuple(files),
         files_checked=checked,
@@ -259,7 +271,7 @@ def lint_file(
     fingerprints: bool = False,
     cache: ResultCache | None = None,
     value_hashes: bool = True,
-    stories: bool = False,
+    keep: Keep = Keep.FINDINGS,
 ) -> FileReport:
     path = candidate.path
     shown = display_path(path, cwd)
@@ -295,7 +307,7 @@ def lint_file(
         results = tuple(placed)
         if cache is not None and key is not None and len(notifications) == crashed:
             cache.put(key, results)
-    story = _story(document, config) if stories and document.parsed else None
+    story = _story(document, config) if keep >= Keep.STORIES and document.parsed else None
     if not results:
         return FileReport(shown, uri, (), story=story)
     hashes = line_fingerprints(raw.decode("utf-8", "replace")) if fingerprints else {}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mechlint.commands import CheckOptions, FailOn, Format, guarded, run_check
 
-#: option name → (field of CheckOptions, kind); kinds: value, list, flag, no-flag.
+#: option name → (field of CheckOptions, kind); kinds: value, list, flag, no-flag, count.
 OPTIONS: dict[str, tuple[str, str]] = {
     "--format": ("output_format", "value"),
     "-f": ("output_format", "value"),
@@ -41,7 +41,14 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "-j": ("jobs", "value"),
     "--cache": ("cache", "flag"),
     "--no-cache": ("cache", "no-flag"),
+    "--show-source": ("show_source", "flag"),
+    "--no-show-source": ("show_source", "no-flag"),
+    "--statistics": ("statistics", "flag"),
+    "--quiet": ("quiet", "count"),
+    "-q": ("quiet", "count"),
 }
+#: Short flags written together that count: ``-qq`` is ``-q -q``.
+_COUNTED = {"-qq": ("quiet", 2)}
 _CHOICES = {"output_format": {f.value for f in Format}, "fail_on": {f.value for f in FailOn}}
 _PATHS = {"config_file", "root", "baseline"}
 
@@ -60,10 +67,19 @@ def parse_check(argv: list[str]) -> CheckOptions | None:
         if argument == "--":
             only_paths = True
             continue
+        if argument in _COUNTED:
+            field_name, times = _COUNTED[argument]
+            setattr(options, field_name, getattr(options, field_name) + times)
+            continue
         name, equals, inline = argument.partition("=")
         if name not in OPTIONS or (equals and not name.startswith("--")):
             return None
         field_name, kind = OPTIONS[name]
+        if kind == "count":
+            if equals:
+                return None
+            setattr(options, field_name, getattr(options, field_name) + 1)
+            continue
         if kind in ("flag", "no-flag"):
             if equals:
                 return None

@@ -31,6 +31,19 @@ class Level(enum.IntEnum):
 LEVEL_NAMES = ("error", "warning", "note")
 
 
+class Keep(enum.IntEnum):
+    """Which checked files a report keeps; each value keeps what the one before it keeps, and more.
+
+    ``FINDINGS``: the files with findings (every text, JSON, SARIF report).
+    ``FILES``: every checked file, clean ones too (a JUnit test per file).
+    ``STORIES``: every checked file with its :class:`Story` (what the HTML report draws).
+    """
+
+    FINDINGS = 0
+    FILES = 1
+    STORIES = 2
+
+
 @dataclass(frozen=True, slots=True)
 class TraceStep:
     """One place in the story behind a finding (a SARIF thread-flow location)."""
@@ -193,7 +206,7 @@ class FileReport(_Pickled):
     fingerprints: dict[int, str] = field(default_factory=dict)
     #: False for a file that was not checked but has findings about it (the configuration file).
     checked: bool = True
-    #: What the mechanism shows, kept only when a report draws it (``lint(stories=True)``).
+    #: What the mechanism shows, kept only when a report draws it (``lint(keep=Keep.STORIES)``).
     story: Story | None = None
 
 

@@ -1,6 +1,11 @@
-"""GitHub's ``primaryLocationLineHash``, computed as its upload action does.
+"""The fingerprints of results: mechlint's own, and GitHub's line hash.
 
-The text is taken as UTF-16 code units. Spaces and tabs are dropped, CRLF and
+:func:`result_fingerprints` is mechlint's ``mechlint/v1`` fingerprint, the one
+every report that tracks findings across runs uses (SARIF's
+``partialFingerprints``, GitLab Code Quality's ``fingerprint``).
+
+:func:`line_fingerprints` is GitHub's ``primaryLocationLineHash``, computed as
+its upload action does. The text is taken as UTF-16 code units. Spaces and tabs are dropped, CRLF and
 a lone CR become LF, and one sentinel unit (65535) ends the text, followed by
 zeros. A line's hash is the polynomial hash, base 37 modulo 2**64, of the 100
 kept units from the line's first kept unit. The fingerprint is the hash in
@@ -9,7 +14,11 @@ lowercase hexadecimal, a colon, and how many lines so far had that hash.
 
 from __future__ import annotations
 
+import hashlib
 from array import array
+from collections import Counter
+
+from mechlint.model import FileReport
 
 _BLOCK = 100
 _BASE = 37
@@ -58,3 +67,23 @@ def line_fingerprints(text: str) -> dict[int, str]:
         counts[digest] = counts.get(digest, 0) + 1
         fingerprints[line] = f"{digest}:{counts[digest]}"
     return fingerprints
+
+
+def result_fingerprints(file_report: FileReport) -> list[str]:
+    """mechlint's own fingerprint of each result of the file, in order.
+
+    A hash of the file, the rule, the message, and the result's place named
+    without line numbers or array indices (:attr:`Result.context`, else the
+    pointer) with the offending value's hash; ``:N`` counts results that agree
+    on all of these. Two problems at one place differ by their messages; a
+    moved line, or an element inserted above, changes none of it.
+    """
+    counts: Counter[str] = Counter()
+    out = []
+    for result in file_report.results:
+        place = result.context or result.pointer
+        text = "\0".join((file_report.uri, result.rule_id, place, result.value_hash, result.message))
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        counts[digest] += 1
+        out.append(f"{digest}:{counts[digest]}")
+    return out

@@ -7,20 +7,19 @@ result has ``ruleId`` and ``ruleIndex``, a location relative to
 ``%SRCROOT%``, a region in Unicode code points and ``partialFingerprints``:
 GitHub's ``primaryLocationLineHash`` (when the line is known) and
 ``mechlint/v1``, which tells apart two results of one rule at one place and
-survives moved lines (see :func:`result_fingerprints`). Crashed rules are tool
+survives moved lines (see :func:`mechlint.report.fingerprint.result_fingerprints`). Crashed rules are tool
 execution notifications.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-from collections import Counter
 from typing import Any
 from urllib.parse import quote
 
-from mechlint.model import FileReport, Level, Region, Report, Result, RuleInfo
+from mechlint.model import Level, Region, Report, Result, RuleInfo
 from mechlint.report import OutputOptions
+from mechlint.report.fingerprint import result_fingerprints
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mechlint/mechlint"
@@ -57,26 +56,6 @@ def _rule_descriptor(rule: RuleInfo) -> dict[str, Any]:
 def _unknown_rule(rule_id: str, level: Level) -> RuleInfo:
     """A rule a result names but the report does not describe (a report built by hand)."""
     return RuleInfo(rule_id, level, rule_id, rule_id, rule_id, rule_id)
-
-
-def result_fingerprints(file_report: FileReport) -> list[str]:
-    """mechlint's own fingerprint of each result of the file, in order.
-
-    A hash of the file, the rule, the message, and the result's place named
-    without line numbers or array indices (:attr:`Result.context`, else the
-    pointer) with the offending value's hash; ``:N`` counts results that agree
-    on all of these. Two problems at one place differ by their messages; a
-    moved line, or an element inserted above, changes none of it.
-    """
-    counts: Counter[str] = Counter()
-    out = []
-    for result in file_report.results:
-        place = result.context or result.pointer
-        text = "\0".join((file_report.uri, result.rule_id, place, result.value_hash, result.message))
-        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-        counts[digest] += 1
-        out.append(f"{digest}:{counts[digest]}")
-    return out
 
 
 def _region(region: Region) -> dict[str, int]:

@@ -1,16 +1,27 @@
 """The default report, for people: one finding a line, the source, a caret.
 
-``path:line:col: level rule-id message``, then the offending source line with
-carets under the span, then the trace of the finding if it has one, and a
-closing summary of counts. Colour only when asked (on a terminal).
+``path:line:col: level rule-id message``; under an error or a warning, the
+offending source line with carets under the span, then the trace of the
+finding if it has one. A note is its first line only, unless
+``OutputOptions.show_source`` asks for every excerpt (``False``: none). The
+source line is cut to ``OutputOptions.width`` columns around the span, with
+``…`` where it was cut. A closing summary counts errors and warnings (the
+problems) and notes apart. ``OutputOptions.statistics`` lists one line per rule
+instead of the findings; ``quiet`` 1 keeps only the summary, 2 nothing.
+Colour only when asked (on a terminal).
 """
 
 from __future__ import annotations
+
+import unicodedata
+from collections import Counter
 
 from mechlint.model import Level, Report, Result
 from mechlint.report import OutputOptions
 
 _COLORS = {Level.ERROR: "\033[31m", Level.WARNING: "\033[33m", Level.NOTE: "\033[36m"}
+#: The levels counted as problems; notes are counted apart.
+_PROBLEMS = (Level.ERROR, Level.WARNING)
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 
@@ -25,40 +36,116 @@ def _paint(text: str, code: str, color: bool) -> str:
     return f"{code}{text}{_RESET}" if color else text
 
 
-def _snippet(result: Result, color: bool) -> list[str]:
+def _cells(char: str) -> int:
+    """Terminal columns a character takes: 2 for wide (CJK, most emoji), 0 for combining marks."""
+    if char.isascii():
+        return 1
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def _width(text: str) -> int:
+    return len(text) if text.isascii() else sum(_cells(char) for char in text)
+
+
+def fit(line: str, start: int, end: int, room: int) -> tuple[str, int, int]:
+    """``line`` cut to ``room`` columns around characters ``[start, end)``, with … where it was cut.
+
+    Returns the text, the column where the span starts in it and how many
+    columns of the span are shown (at least one, for a caret).
+    """
+    if _width(line) <= room:
+        return line, _width(line[:start]), max(_width(line[start:end]), 1)
+    budget = max(room - 2, 1)  # an ellipsis on each side at most
+    span = max(_width(line[start:end]), 1)
+    if span >= budget:
+        first, last, taken = start, start, 0
+        while last < len(line) and taken + _cells(line[last]) <= budget:
+            taken += _cells(line[last])
+            last += 1
+    else:
+        spare = budget - span
+        before, after = _width(line[:start]), _width(line[end:])
+        right = min(after, spare - min(before, spare // 2))
+        left = min(before, spare - right)
+        first, taken = start, 0
+        while first > 0 and taken + _cells(line[first - 1]) <= left:
+            first -= 1
+            taken += _cells(line[first])
+        last, taken = end, 0
+        while last < len(line) and taken + _cells(line[last]) <= right:
+            taken += _cells(line[last])
+            last += 1
+    head = "…" if first > 0 else ""
+    text = head + line[first:last] + ("…" if last < len(line) else "")
+    shown = max(_width(line[max(start, first) : min(end, last)]), 1)
+    return text, len(head) + _width(line[first:start]), shown
+
+
+def _snippet(result: Result, options: OutputOptions) -> list[str]:
     if not result.source_line:
         return []
     line = printable(result.source_line)
     region = result.region
     start = max(region.start_column - 1, 0)
     end = region.end_column - 1 if region.end_line == region.start_line else start + 1
+    start = min(start, len(line))
     end = max(min(end, len(line)), start + 1)
-    if len(line) > 200:  # keep long lines readable around the span
-        left = max(start - 60, 0)
-        line = ("…" if left else "") + line[left : left + 200]
-        start, end = start - left + (1 if left else 0), min(end - left + (1 if left else 0), len(line))
-        end = max(end, start + 1)
+    # tabs become four spaces, so that the width is known and the carets stay under the span
+    tabs_before, tabs_within = line[:start].count("\t"), line[start:end].count("\t")
+    line = line.replace("\t", "    ")
+    start, end = start + 3 * tabs_before, end + 3 * (tabs_before + tabs_within)
     number = str(region.start_line)
     gutter = " " * len(number)
-    indent = "".join(char if char == "\t" else " " for char in line[:start])
-    carets = _paint("^" * (end - start), _COLORS[result.level], color)
-    return [f" {number} | {line}", f" {gutter} | {indent}{carets}"]
+    text, offset, length = fit(line, start, end, max(options.width - len(number) - 4, 20))
+    carets = _paint("^" * length, _COLORS[result.level], options.color)
+    return [f" {number} | {text}", f" {gutter} | {' ' * offset}{carets}"]
 
 
-def format_result(result: Result, color: bool = False) -> list[str]:
+def _shows_source(result: Result, options: OutputOptions) -> bool:
+    return options.show_source if options.show_source is not None else result.level >= Level.WARNING
+
+
+def format_result(result: Result, options: OutputOptions | None = None) -> list[str]:
+    """The lines of one finding: the first line; then, when shown, its source excerpt and trace."""
+    options = options or OutputOptions()
+    color = options.color
     region = result.region
     head = f"{printable(result.path)}:{region.start_line}:{region.start_column}:"
     level = _paint(result.level.label, _BOLD + _COLORS[result.level], color)
     rule = _paint(result.rule_id, _DIM, color)
     note = f" (suppressed: {printable(result.suppressed)})" if result.suppressed is not None else ""
     lines = [f"{_paint(head, _BOLD, color)} {level} {rule} {printable(result.message)}{note}"]
-    lines.extend(_snippet(result, color))
+    if not _shows_source(result, options):
+        return lines
+    lines.extend(_snippet(result, options))
     if result.trace:
         lines.append("    trace:")
         lines.extend(
             f"      {step.region.start_line}:{step.region.start_column} {printable(step.message)}"
             for step in result.trace
         )
+    return lines
+
+
+def statistics(report: Report) -> list[str]:
+    """One line per rule: how many findings, their level, the rule's summary; most findings first."""
+    counts = Counter(r.rule_id for r in report.results)
+    levels: dict[str, set[Level]] = {}
+    for result in report.results:
+        levels.setdefault(result.rule_id, set()).add(result.level)
+    summaries = {rule.id: rule.summary for rule in report.rules}
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    if not rows:
+        return []
+    count_width = len(str(rows[0][1]))
+    rule_width = max(len(printable(rule_id)) for rule_id, _ in rows)
+    lines = []
+    for rule_id, count in rows:
+        level = "/".join(level.label for level in sorted(levels[rule_id], reverse=True))
+        summary = printable(summaries.get(rule_id, ""))
+        lines.append(f"{count:>{count_width}}  {printable(rule_id):<{rule_width}}  {level:<7}  {summary}".rstrip())
     return lines
 
 
@@ -74,29 +161,54 @@ def summary(report: Report) -> str:
 
 
 def _counts(report: Report) -> str:
-    results = report.results
+    """Errors and warnings are the problems; notes are counted apart."""
     files = _plural(report.files_checked, "file")
     if not report.files_checked:
         return (
             "No mechanism files found: folders are searched for the include patterns "
             "(by default **/mechanisms/*.json and **/*.mechanism.json); name a file to check it anyway."
         )
-    if not results:
-        return f"All checks passed: {files} checked, no problems."
-    levels = (Level.ERROR, Level.WARNING, Level.NOTE)
-    parts = [_plural(report.count(level), level.label) for level in levels if report.count(level)]
-    with_findings = [f for f in report.files if any(r.suppressed is None for r in f.results)]
-    checked = sum(1 for f in with_findings if f.checked)
-    config = " and in the configuration" if any(not f.checked for f in with_findings) else ""
-    return f"Found {_plural(len(results), 'problem')} ({', '.join(parts)}) in {checked} of {files}{config}."
+    notes = report.count(Level.NOTE)
+    also = f"; {_plural(notes, 'note')}" if notes else ""
+    problems = [
+        _plural(report.count(level), level.label) for level in (Level.ERROR, Level.WARNING) if report.count(level)
+    ]
+    if not problems:
+        return (
+            f"No problems in {files} checked{also}." if notes else f"All checks passed: {files} checked, no problems."
+        )
+    with_problems = [
+        f for f in report.files if any(r.suppressed is None and r.level >= Level.WARNING for r in f.results)
+    ]
+    checked = sum(1 for f in with_problems if f.checked)
+    config = " and in the configuration" if any(not f.checked for f in with_problems) else ""
+    return f"Found {' and '.join(problems)} in {checked} of {files}{config}{also}."
+
+
+def _findings(report: Report, options: OutputOptions) -> list[str]:
+    """Every finding; a blank line around each one shown with its source, none between one-line findings."""
+    lines: list[str] = []
+    previous = 0
+    for file_report in report.files:
+        for result in file_report.results:
+            block = format_result(result, options)
+            if lines and (len(block) > 1 or previous > 1):
+                lines.append("")
+            lines.extend(block)
+            previous = len(block)
+    return lines
 
 
 def render(report: Report, options: OutputOptions) -> str:
+    if options.quiet >= 2:
+        return ""
     lines: list[str] = []
-    for file_report in report.files:
-        for result in file_report.results:
-            lines.extend(format_result(result, options.color))
-            lines.append("")
+    if options.statistics:
+        lines = statistics(report)
+    elif not options.quiet:
+        lines = _findings(report, options)
+    if lines:
+        lines.append("")
     for notice in report.notifications:
         lines.append(f"mechlint: internal error in {notice.rule_id} on {printable(notice.path)}; please report it")
     lines.append(summary(report))

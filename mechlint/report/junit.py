@@ -1,0 +1,109 @@
+"""JUnit XML, as GitLab, Jenkins and Azure Pipelines read test reports.
+
+One ``<testsuite name="mechlint">`` with one ``<testcase>`` per checked file,
+clean files included, so the test count is the number of files checked (the
+report keeps clean files when asked: ``lint(keep=Keep.FILES)``). The test's
+``name`` is the file's path relative to the repository root and its
+``classname`` is ``mechlint``: Jenkins builds its tree from the class name and
+would split a path at its dots; GitLab and Azure list ``classname`` and
+``name`` side by side.
+
+A file with problems (errors or warnings) fails: one ``<failure>`` whose
+``message`` counts them and whose text lists them, one a line, as the text
+report's first lines do. Notes and suppressed findings do not fail a test: they
+are listed in ``<system-out>``. A rule that crashed on the file is an
+``<error>``. The findings about the configuration file (unused suppressions)
+are one more test case. The output is valid against Jenkins' ``junit-10.xsd``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from urllib.parse import unquote, urlsplit
+from xml.sax.saxutils import escape, quoteattr
+
+from mechlint.model import Level, Notification, Report, Result
+from mechlint.report import OutputOptions
+
+CLASSNAME = "mechlint"
+_PROBLEMS = (Level.ERROR, Level.WARNING)
+#: Characters XML 1.0 cannot hold at all, even escaped (controls, lone surrogates, U+FFFE and U+FFFF).
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _text(text: str) -> str:
+    return escape(_NOT_XML.sub("\ufffd", text))
+
+
+def _attribute(text: str) -> str:
+    return quoteattr(_NOT_XML.sub("\ufffd", text), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+
+
+def _path(uri: str) -> str:
+    return unquote(urlsplit(uri).path) if uri.startswith("file://") else uri
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _line(path: str, result: Result) -> str:
+    region = result.region
+    suppressed = f" (suppressed: {result.suppressed})" if result.suppressed is not None else ""
+    where = f"{path}:{region.start_line}:{region.start_column}"
+    return f"{where}: {result.level.label} {result.rule_id} {result.message}{suppressed}"
+
+
+def _testcase(path: str, results: tuple[Result, ...], crashes: list[Notification]) -> tuple[str, bool, bool]:
+    """The ``<testcase>`` element of one file, whether it failed, and whether it has an error."""
+    problems = [r for r in results if r.suppressed is None and r.level >= Level.WARNING]
+    others = [r for r in results if r not in problems]
+    parts = []
+    for crash in crashes:
+        message = f"internal error in {crash.rule_id}: {crash.message}"
+        parts.append(f"<error type={_attribute(crash.rule_id)} message={_attribute(message)}/>")
+    if problems:
+        counts = Counter(r.level for r in problems)
+        message = " and ".join(
+            _plural(counts[level], level.label) for level in (Level.ERROR, Level.WARNING) if counts[level]
+        )
+        worst = max(r.level for r in problems)
+        body = "\n".join(_line(path, r) for r in problems)
+        parts.append(f"<failure type={_attribute(worst.label)} message={_attribute(message)}>{_text(body)}</failure>")
+    if others:
+        parts.append(f"<system-out>{_text(chr(10).join(_line(path, r) for r in others))}</system-out>")
+    head = f'<testcase name={_attribute(path)} classname={_attribute(CLASSNAME)} time="0"'
+    case = (
+        f"    {head}/>" if not parts else f"    {head}>\n" + "".join(f"      {p}\n" for p in parts) + "    </testcase>"
+    )
+    return case, bool(problems), bool(crashes)
+
+
+def _cases(report: Report) -> list[tuple[str, bool, bool]]:
+    crashes: dict[str, list[Notification]] = {}
+    for notice in report.notifications:
+        crashes.setdefault(notice.path, []).append(notice)
+    cases = []
+    for file_report in report.files:
+        cases.append(_testcase(_path(file_report.uri), file_report.results, crashes.pop(file_report.path, [])))
+    for path, notices in crashes.items():  # a file whose report was left out (a report built by hand)
+        cases.append(_testcase(path, (), notices))
+    return cases
+
+
+def render(report: Report, options: OutputOptions) -> str:
+    cases = _cases(report)
+    tests = len(cases)
+    failures = sum(1 for _, failed, errored in cases if failed and not errored)
+    errors = sum(1 for _, _, errored in cases if errored)
+    counts = f'tests="{tests}" failures="{failures}" errors="{errors}"'
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<testsuites name="mechlint" {counts} time="0">',
+        f'  <testsuite name="mechlint" {counts} skipped="0" time="0">',
+        *(case for case, _, _ in cases),
+        "  </testsuite>",
+        "</testsuites>",
+    ]
+    return "\n".join(lines) + "\n"
