@@ -95,8 +95,15 @@ def apply_suppressions(
     return out
 
 
-def value_hash(data: Any, pointer: str, fallback: str) -> str:
-    """A short hash of the JSON value at ``pointer``, or of ``fallback`` when there is none."""
+def value_hash(data: Any, pointer: str, fallback: str, memo: dict[str, str] | None = None) -> str:
+    """A short hash of the JSON value at ``pointer``, or of ``fallback`` when there is none.
+
+    ``memo`` keeps the hash of each value by pointer for the findings of one
+    document: many findings on one large value (a long description, the root)
+    serialise it once, not once each.
+    """
+    if memo is not None and pointer in memo:
+        return memo[pointer]
     node: Any = data
     found = True
     for token in pointer.split("/")[1:] if pointer else []:
@@ -112,7 +119,10 @@ def value_hash(data: Any, pointer: str, fallback: str) -> str:
         text = json.dumps(node, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     else:
         text = re.sub(r"\d+", "#", fallback)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    if memo is not None and found and data is not None:
+        memo[pointer] = digest
+    return digest
 
 
 BaselineKey = tuple[str, str, str, str]

@@ -255,7 +255,8 @@ def lint_file(
             document.prepare(pointer for f in findings for pointer in (f.pointer, *(t.pointer for t in f.trace)))
         placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
         if value_hashes:
-            placed = [replace(r, value_hash=value_hash(document.data, r.pointer, r.message)) for r in placed]
+            memo: dict[str, str] = {}
+            placed = [replace(r, value_hash=value_hash(document.data, r.pointer, r.message, memo)) for r in placed]
         results = tuple(placed)
         if cache is not None and key is not None and len(notifications) == crashed:
             from mechlint.resultcache import encode
@@ -360,7 +361,8 @@ def place(document: Document, finding: Finding) -> Result:
     """Attach line, column and the source line to a finding."""
     region = document.region(finding)
     lines = document.lines
-    source_line = lines[region.start_line - 1].rstrip("\r") if region.start_line <= len(lines) else ""
+    line = lines[region.start_line - 1] if region.start_line <= len(lines) else ""
+    source_start, source_line = excerpt(line, region.start_column - 1)
     trace = tuple(
         LocatedTrace(document.region(Finding(finding.rule_id, step.message, step.pointer)), step.message, step.pointer)
         for step in finding.trace
@@ -375,4 +377,18 @@ def place(document: Document, finding: Finding) -> Result:
         region=region,
         source_line=source_line,
         trace=trace,
+        source_start=source_start,
     )
+
+
+#: The characters of a source line kept with a finding: a minified file is one line of megabytes,
+#: and copying (or escaping, or caching) it once per finding would make a report quadratic.
+EXCERPT_BEFORE, EXCERPT_LENGTH = 100, 400
+
+
+def excerpt(line: str, index: int) -> tuple[int, str]:
+    """The part of ``line`` around the character at ``index``, and where it starts; no ``\\r`` at its end."""
+    if len(line) <= EXCERPT_LENGTH:
+        return 0, line.rstrip("\r")
+    start = max(min(index, len(line)) - EXCERPT_BEFORE, 0)
+    return start, line[start : start + EXCERPT_LENGTH].rstrip("\r")

@@ -100,12 +100,15 @@ class Result(_Pickled):
     message: str
     pointer: str
     region: Region
+    #: The part of the offending source line around the region (the whole line when it is short).
     source_line: str = ""
     trace: tuple[LocatedTrace, ...] = ()
     #: A short hash of the offending JSON value: what a baseline matches on, instead of line numbers.
     value_hash: str = ""
     #: Why the finding is suppressed (a configured reason, or the baseline); ``None`` when it is not.
     suppressed: str | None = None
+    #: The 0-based index in the full line of ``source_line``'s first character.
+    source_start: int = 0
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (

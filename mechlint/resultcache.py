@@ -49,6 +49,7 @@ def encode(results: tuple[Result, ...]) -> str:
                 for t in r.trace
             ],
             r.value_hash,
+            r.source_start,
         ]
         for r in results
     ]
@@ -67,8 +68,9 @@ def decode(text: str, path: str) -> tuple[Result, ...]:
             source_line=source_line,
             trace=tuple(LocatedTrace(_region(r), m, p) for r, m, p in trace),
             value_hash=value_hash,
+            source_start=source_start[0] if source_start else 0,
         )
-        for rule_id, level, message, pointer, region, source_line, trace, value_hash in json.loads(text)
+        for rule_id, level, message, pointer, region, source_line, trace, value_hash, *source_start in json.loads(text)
     )
 
 

@@ -28,16 +28,17 @@ def _paint(text: str, code: str, color: bool) -> str:
 def _snippet(result: Result, color: bool) -> list[str]:
     if not result.source_line:
         return []
-    line = printable(result.source_line)
+    line = result.source_line
     region = result.region
-    start = max(region.start_column - 1, 0)
-    end = region.end_column - 1 if region.end_line == region.start_line else start + 1
+    start = max(region.start_column - 1 - result.source_start, 0)
+    end = region.end_column - 1 - result.source_start if region.end_line == region.start_line else start + 1
     end = max(min(end, len(line)), start + 1)
-    if len(line) > 200:  # keep long lines readable around the span
-        left = max(start - 60, 0)
-        line = ("…" if left else "") + line[left : left + 200]
-        start, end = start - left + (1 if left else 0), min(end - left + (1 if left else 0), len(line))
-        end = max(end, start + 1)
+    left = max(start - 60, 0) if len(line) > 200 else 0  # keep long lines readable around the span
+    line = line[left : left + 200] if len(line) > 200 else line
+    start, end = start - left, max(min(end - left, len(line)), start - left + 1)
+    if left or result.source_start:
+        line, start, end = "…" + line, start + 1, end + 1
+    line = printable(line)  # after cutting: escaping is proportional to what is shown
     number = str(region.start_line)
     gutter = " " * len(number)
     indent = "".join(char if char == "\t" else " " for char in line[:start])

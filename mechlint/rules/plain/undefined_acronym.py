@@ -20,7 +20,7 @@ from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.plainlists import acronym_key
-from mechlint.prose import CACHE_SIZE, code_spans
+from mechlint.prose import CACHE_SIZE, code_spans, in_code
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
 from mechlint.views import quote
 
@@ -57,20 +57,34 @@ def _acronyms(text: str) -> Iterator[tuple[int, int, str]]:
     code = code_spans(text)
     for match in ACRONYM.finditer(text):
         word = match.group(1)
-        if sum(char.isupper() for char in word) < 2 or any(low <= match.start() < high for low, high in code):
+        if sum(char.isupper() for char in word) < 2 or in_code(code, match.start()):
             continue
         yield match.start(), match.end(1), word
 
 
+#: After an acronym: ``) `` closing "words (ABC)", or `` (words words`` opening "ABC (words)".
+_CLOSES = re.compile(r"\s*\)")
+_OPENS_WORDS = re.compile(r"\s*\(\s*[A-Za-z][A-Za-z-]*\s+[A-Za-z-]")
+
+
+def _after_a_word(text: str, end: int) -> bool:
+    """``text[:end]`` ends with two letters and then only non-word characters (as ``[A-Za-z]{2,}\\W*$``)."""
+    while end > 0 and not (text[end - 1].isalnum() or text[end - 1] == "_"):
+        end -= 1
+    return end >= 2 and text[end - 2 : end].isascii() and text[end - 2 : end].isalpha()
+
+
 @lru_cache(maxsize=CACHE_SIZE)
 def definitions(text: str) -> frozenset[str]:
+    # Each test looks only at the characters next to the acronym: never a copy of the text before or after it.
     found = set()
     for start, end, word in acronyms(text):
-        before = text[:start].rstrip()
-        after = text[end:].lstrip()
+        before = start
+        while before > 0 and text[before - 1].isspace():
+            before -= 1
         if (
-            before.endswith("(") and text[end:].lstrip().startswith(")") and re.search(r"[A-Za-z]{2,}\W*$", before[:-1])
-        ) or (after.startswith("(") and re.match(r"\(\s*[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z-]+)+", after)):
+            before > 0 and text[before - 1] == "(" and _CLOSES.match(text, end) and _after_a_word(text, before - 1)
+        ) or (_OPENS_WORDS.match(text, end)):
             found.add(acronym_key(word))
     return frozenset(found)
 
