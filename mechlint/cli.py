@@ -28,6 +28,7 @@ from mechlint.commands import (
     run_check,
     write_output,
 )
+from mechlint.terminal import printable, printable_lines
 
 __all__ = [
     "EXIT_FINDINGS",
@@ -146,7 +147,7 @@ def fix(
     count = sum(f.count for f in fixes)
     files = f"{len(fixes)} file{'s' if len(fixes) != 1 else ''}"
     if diff:
-        write_output("".join(f.diff() for f in fixes), None)
+        write_output(printable_lines("".join(f.diff() for f in fixes)), None)
         typer.echo(f"Would fix {count} problem{'s' if count != 1 else ''} in {files}.", err=True)
         raise typer.Exit(EXIT_FINDINGS if fixes else EXIT_OK)
     try:
@@ -176,7 +177,7 @@ def list_rules(
     width = max(len(rule.meta.id) for rule in all_rules())
     for rule in all_rules():
         level = levels.get(rule.meta.id, "off")
-        typer.echo(f"{rule.meta.id:<{width}}  {level:<7}  {rule.meta.summary}")
+        typer.echo(printable(f"{rule.meta.id:<{width}}  {level:<7}  {rule.meta.summary}"))
 
 
 @app.command("rule")
@@ -193,7 +194,7 @@ def show_rule(rule_id: Annotated[str, typer.Argument(help="A rule id such as ref
         hint = f"; did you mean {close[0]}?" if close else "; `mechlint rules` lists them"
         _error(f"no rule {rule_id!r}{hint}")
         raise typer.Exit(EXIT_USAGE)
-    typer.echo(rule_markdown(rules[rule_id]), nl=False)
+    typer.echo(printable_lines(rule_markdown(rules[rule_id])), nl=False)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mechlint import __version__
+from mechlint.terminal import printable
 
 if TYPE_CHECKING:
     from mechlint.config import Config
@@ -58,8 +59,9 @@ class CheckOptions:
 
 
 def _error(message: str) -> None:
+    """The one place that prints an error: one line, with anything read from input made inert."""
     sys.stdout.flush()
-    sys.stderr.write(f"mechlint: {message}\n")
+    sys.stderr.write(f"mechlint: {printable(message)}\n")
     sys.stderr.flush()
 
 
@@ -209,7 +211,7 @@ def run_check(options: CheckOptions) -> int:
         if options.since is not None:
             targets = _changed_targets(targets, options.since, config, project_root, root)
             if not targets:
-                sys.stderr.write(f"No mechanism file changed since {options.since}, and no source of one.\n")
+                sys.stderr.write(f"No mechanism file changed since {printable(options.since)}, and no source of one.\n")
                 return EXIT_OK
         report = lint(
             targets,
@@ -247,7 +249,7 @@ def run_check(options: CheckOptions) -> int:
         except OSError as error:
             _error(f"cannot write {baseline}: {error.strerror or error}")
             return EXIT_USAGE
-        sys.stderr.write(f"Wrote {len(report.results)} findings to the baseline {baseline}.\n")
+        sys.stderr.write(f"Wrote {len(report.results)} findings to the baseline {printable(str(baseline))}.\n")
         return EXIT_OK
     worst, threshold = report.worst(), config.fail_level
     failed = worst is not None and threshold is not None and worst >= threshold

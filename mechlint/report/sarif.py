@@ -16,6 +16,7 @@ from mechlint.docs import rule_markdown, rule_text
 from mechlint.model import Level, Region, Report, Result
 from mechlint.registry import rules_by_id
 from mechlint.report import OutputOptions
+from mechlint.terminal import inert_json
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mechlint/mechlint"
@@ -128,4 +129,4 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
 
 
 def render(report: Report, options: OutputOptions) -> str:
-    return json.dumps(to_data(report, options), indent=2, ensure_ascii=False) + "\n"
+    return inert_json(json.dumps(to_data(report, options), indent=2, ensure_ascii=False)) + "\n"

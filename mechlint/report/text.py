@@ -9,16 +9,10 @@ from __future__ import annotations
 
 from mechlint.model import Level, Report, Result
 from mechlint.report import OutputOptions
+from mechlint.terminal import printable
 
 _COLORS = {Level.ERROR: "\033[31m", Level.WARNING: "\033[33m", Level.NOTE: "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
-
-
-def printable(text: str) -> str:
-    """Replace control characters so that a file cannot drive the terminal."""
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() or char == "\t" else "\ufffd" for char in text)
 
 
 def _paint(text: str, code: str, color: bool) -> str:
@@ -50,7 +44,7 @@ def format_result(result: Result, color: bool = False) -> list[str]:
     region = result.region
     head = f"{printable(result.path)}:{region.start_line}:{region.start_column}:"
     level = _paint(result.level.label, _BOLD + _COLORS[result.level], color)
-    rule = _paint(result.rule_id, _DIM, color)
+    rule = _paint(printable(result.rule_id), _DIM, color)
     note = f" (suppressed: {printable(result.suppressed)})" if result.suppressed is not None else ""
     lines = [f"{_paint(head, _BOLD, color)} {level} {rule} {printable(result.message)}{note}"]
     lines.extend(_snippet(result, color))
@@ -99,6 +93,8 @@ def render(report: Report, options: OutputOptions) -> str:
             lines.extend(format_result(result, options.color))
             lines.append("")
     for notice in report.notifications:
-        lines.append(f"mechlint: internal error in {notice.rule_id} on {printable(notice.path)}; please report it")
+        lines.append(
+            f"mechlint: internal error in {printable(notice.rule_id)} on {printable(notice.path)}; please report it"
+        )
     lines.append(summary(report))
     return "\n".join(lines) + "\n"
