@@ -206,7 +206,7 @@ def _run_app(argv: list[str] | None) -> int:
     try:
         result = app(args=argv, prog_name="mechlint", standalone_mode=False)
     except typer.Exit as done:
-        return int(done.exit_code)
+        result = int(done.exit_code)
     except typer.TyperException as error:  # usage errors: unknown option, bad value
         show = getattr(error, "show", None)
         if callable(show):
@@ -216,6 +216,8 @@ def _run_app(argv: list[str] | None) -> int:
         return EXIT_USAGE
     except typer.Abort:
         raise KeyboardInterrupt from None
+    if result == EXIT_INTERRUPTED:  # typer turns Ctrl-C inside a command into a silent Exit(130)
+        raise KeyboardInterrupt
     return result if isinstance(result, int) else EXIT_OK
 
 
