@@ -216,7 +216,10 @@ def words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, 
 ABBREVIATIONS = word_set(
     "e.g i.e cf vs approx fig figs eq eqs no nos dr mr mrs ms prof st al incl resp ca esp etc viz sec ch vol"
 )
-_END = re.compile(r"([.!?]+|…|\.\.\.)([\"'”’)\]]*)(\s+|$)")
+#: A sentence end. The run of ``.!?`` is taken whole (possessive) and only from its first character
+#: (the look-behind): otherwise a search gives up and starts again at each character of a long run of
+#: dots, quadratic in its length.
+_END = re.compile(r"((?<![.!?])[.!?]++|…|\.\.\.)([\"'”’)\]]*)(\s+|$)")
 _OPENERS = "\"'“‘([`"
 
 

@@ -53,13 +53,13 @@ def assert_linear(run: Callable[[int], object], small: int, factor: int = 8) -> 
     assert big < 3 * factor * max(base, 0.02), f"{small}: {base:.3f}s, {small * factor}: {big:.3f}s"
 
 
-def _every_report(tmp_path: Path, data: dict[str, object]) -> None:
+def _every_report(tmp_path: Path, data: dict[str, object], findings: bool = True) -> None:
     """Lint one minified file (a single line) and render it in every format."""
     target = tmp_path / f"mechanisms/m{next(_fresh)}.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
     report = lint([target], Config(root=tmp_path), root=tmp_path, fingerprints=True)
-    assert report.results
+    assert bool(report.results) or not findings
     options = OutputOptions()
     for reporter in (text_report, json_report, sarif_report, github_report):
         reporter.render(report, options)
@@ -120,6 +120,27 @@ def test_a_long_description_with_escapes_places_each_finding_cheaply(tmp_path: P
         _every_report(tmp_path, data)
 
     assert_linear(run, 20_000)
+
+
+PATHOLOGICAL_PROSE: dict[str, Callable[[int], str]] = {
+    "run-of-dots": lambda n: "a" + "." * n + "b",
+    "run-of-marks": lambda n: "a" + "?!" * (n // 2) + "b",
+    "run-of-quotes": lambda n: "a." + "'" * n + "b",
+    "backticks": lambda n: "`" * n,
+    "spaces": lambda n: "ABC" + " " * n + "(",
+    "capitals-and-dashes": lambda n: "A-" * (n // 2) + "x",
+    "open-parentheses": lambda n: "ABC " + "(" * n,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(PATHOLOGICAL_PROSE))
+def test_pathological_prose_costs_linear_time(tmp_path: Path, shape: str) -> None:
+    def run(size: int) -> None:
+        data = json.loads(json.dumps(CLEAN_DATA))
+        data["description"] = f"Salt {next(_fresh)}. " + PATHOLOGICAL_PROSE[shape](size)
+        _every_report(tmp_path, data, findings=False)
+
+    assert_linear(run, 4000)
 
 
 def test_the_config_finder_is_linear_in_blank_lines(tmp_path: Path) -> None:
