@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 __version__ = "0.1.0"
 
+# Not ``typing.TYPE_CHECKING``: importing typing here would delay the console script's Ctrl-C handler.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from mechlint.engine import lint as lint
 
 

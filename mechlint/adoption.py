@@ -110,12 +110,16 @@ def _unescape(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~")
 
 
-def value_hash(data: Any, pointer: str, fallback: str) -> str:
+def value_hash(data: Any, pointer: str, fallback: str, memo: dict[str, str] | None = None) -> str:
     """A short hash of the JSON value at ``pointer``, or of ``fallback`` (numbers left out) when there is none.
 
     A finding on the whole document (pointer ``""``) hashes ``fallback``, its
-    message: a hash of the whole file would change with any edit.
+    message: a hash of the whole file would change with any edit. ``memo``
+    keeps the hash of each value by pointer for the findings of one document:
+    many findings on one large value (a long description) serialise it once.
     """
+    if memo is not None and pointer in memo:
+        return memo[pointer]
     node: Any = data
     found = bool(pointer) and data is not None
     for token in pointer.split("/")[1:] if found else []:
@@ -131,7 +135,10 @@ def value_hash(data: Any, pointer: str, fallback: str) -> str:
         text = json.dumps(node, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     else:
         text = re.sub(r"\d+", "#", fallback)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    if memo is not None and found and data is not None:
+        memo[pointer] = digest
+    return digest
 
 
 def _element_name(element: Any) -> str:

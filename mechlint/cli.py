@@ -28,6 +28,7 @@ from mechlint.commands import (
     run_check,
     write_output,
 )
+from mechlint.terminal import printable, printable_lines
 
 __all__ = [
     "EXIT_FINDINGS",
@@ -178,7 +179,7 @@ def fix(
     count = sum(f.count for f in fixes)
     files = f"{len(fixes)} file{'s' if len(fixes) != 1 else ''}"
     if diff:
-        write_output("".join(f.diff() for f in fixes), None)
+        write_output(printable_lines("".join(f.diff() for f in fixes)), None)
         typer.echo(f"Would fix {count} problem{'s' if count != 1 else ''} in {files}.", err=True)
         raise typer.Exit(EXIT_FINDINGS if fixes else EXIT_OK)
     try:
@@ -208,7 +209,7 @@ def list_rules(
     width = max(len(rule.meta.id) for rule in rules)
     for rule in rules:
         level = levels.get(rule.meta.id, "off")
-        typer.echo(f"{rule.meta.id:<{width}}  {level:<7}  {rule.meta.summary}")
+        typer.echo(printable(f"{rule.meta.id:<{width}}  {level:<7}  {rule.meta.summary}"))
 
 
 @app.command("rule")
@@ -236,7 +237,7 @@ def show_rule(
         hint = f"; did you mean {close}?{alike}" if close else "; `mechlint rules` lists them"
         _error(f"no rule {rule_id!r}{hint}")
         raise typer.Exit(EXIT_USAGE)
-    typer.echo(rule_markdown(rules[rule_id]), nl=False)
+    typer.echo(printable_lines(rule_markdown(rules[rule_id])), nl=False)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -248,7 +249,7 @@ def _run_app(argv: list[str] | None) -> int:
     try:
         result = app(args=argv, prog_name="mechlint", standalone_mode=False)
     except typer.Exit as done:
-        return int(done.exit_code)
+        result = int(done.exit_code)
     except typer.TyperException as error:  # usage errors: unknown option, bad value
         show = getattr(error, "show", None)
         if callable(show):
@@ -258,6 +259,8 @@ def _run_app(argv: list[str] | None) -> int:
         return EXIT_USAGE
     except typer.Abort:
         raise KeyboardInterrupt from None
+    if result == EXIT_INTERRUPTED:  # typer turns Ctrl-C inside a command into a silent Exit(130)
+        raise KeyboardInterrupt
     return result if isinstance(result, int) else EXIT_OK
 
 

@@ -16,6 +16,7 @@ import typer
 
 from mechlint import __version__
 from mechlint.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, _error, app
+from mechlint.terminal import printable
 
 if TYPE_CHECKING:
     from mechlint.provenance.resolve import Provenance
@@ -74,7 +75,7 @@ def pin(
     problems = 0
     for result in results:
         for change in result.changes:
-            typer.echo(f"{result.shown}: {change}")
+            typer.echo(printable(f"{result.shown}: {change}"))
         for problem in result.problems:
             problems += 1
             _error(f"{result.shown}: {problem}")
@@ -108,7 +109,7 @@ def keygen(
     except AttestError as error:
         _error(str(error))
         raise typer.Exit(EXIT_USAGE) from None
-    typer.echo(f"Wrote {private} (keep it secret) and {public}.")
+    typer.echo(printable(f"Wrote {private} (keep it secret) and {public}."))
 
 
 @app.command()
@@ -147,7 +148,7 @@ def attest(
     except OSError as error:
         _error(f"cannot write {target}: {error.strerror or error}")
         raise typer.Exit(EXIT_USAGE) from None
-    typer.echo(f"Wrote {target}.")
+    typer.echo(printable(f"Wrote {target}."))
 
 
 @app.command()
@@ -170,4 +171,4 @@ def verify(
         raise typer.Exit(EXIT_FINDINGS) from None
     finally:
         provenance.close()
-    typer.echo(f"Verified {file}: signature good, {len(checked)} subjects match.")
+    typer.echo(printable(f"Verified {file}: signature good, {len(checked)} subjects match."))

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mechlint import __version__
+from mechlint.terminal import printable
 
 if TYPE_CHECKING:
     from mechlint.config import Config
@@ -68,8 +69,9 @@ class CheckOptions:
 
 
 def _error(message: str) -> None:
+    """The one place that prints an error: one line, with anything read from input made inert."""
     sys.stdout.flush()
-    sys.stderr.write(f"mechlint: {message}\n")
+    sys.stderr.write(f"mechlint: {printable(message)}\n")
     sys.stderr.flush()
 
 
@@ -300,7 +302,7 @@ def run_check(options: CheckOptions) -> int:
         nothing = ""
         if options.since is not None:
             targets = _changed_targets(targets, options.since, config, project_root, root)
-            nothing = f"No mechanism file changed since {options.since}, and no source of one."
+            nothing = f"No mechanism file changed since {printable(options.since)}, and no source of one."
         elif options.changed_files:
             targets = _given_files_targets(options.paths, config, project_root, root)
             nothing = "No mechanism file among the given files, and none whose source is among them."
@@ -361,7 +363,7 @@ def run_check(options: CheckOptions) -> int:
             _error(f"cannot write {baseline}: {error.strerror or error}")
             return EXIT_USAGE
         if options.quiet < 2:
-            sys.stderr.write(f"Wrote {len(report.results)} findings to the baseline {baseline}.\n")
+            sys.stderr.write(f"Wrote {len(report.results)} findings to the baseline {printable(str(baseline))}.\n")
         return EXIT_OK
     worst, threshold = report.worst(), config.fail_level
     failed = worst is not None and threshold is not None and worst >= threshold

@@ -9,13 +9,13 @@ The file is ``mechlint.toml`` (its top level is the configuration) or the
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from mechlint.datafile import parse_toml
 from mechlint.errors import ConfigError
 from mechlint.model import LEVEL_NAMES, Level
 from mechlint.registry import rules_by_id
@@ -159,6 +159,11 @@ def _check_selectors(
     return [value.rstrip("/") for value in values]
 
 
+#: A ``[tool.mechlint]`` header. Only spaces and tabs around it: ``\\s*`` after ``^`` would run over every
+#: following blank line from every line start, quadratic in a file of blank lines.
+_MECHLINT_TABLE = re.compile(r"^[ \t]*\[\[?[ \t]*tool[ \t]*\.[ \t]*mechlint\b", re.MULTILINE)
+
+
 def find_config_file(start: Path) -> Path | None:
     """The nearest ``mechlint.toml``, or ``pyproject.toml`` with ``[tool.mechlint]``."""
     for folder in (start, *start.parents):
@@ -172,7 +177,7 @@ def find_config_file(start: Path) -> Path | None:
                 text = read_regular(candidate, MAX_CONFIG_FILE).decode("utf-8", errors="replace")
             except NotReadable:
                 continue
-            if re.search(r"^\s*\[\[?\s*tool\s*\.\s*mechlint\b", text, re.MULTILINE):
+            if _MECHLINT_TABLE.search(text):
                 return candidate
     return None
 
@@ -185,14 +190,11 @@ def load_config(explicit: Path | None = None, start: Path | None = None) -> Conf
         return Config(root=start)
     try:
         text = read_regular(path, MAX_CONFIG_FILE).decode("utf-8")
-        document = tomllib.loads(text)
     except NotReadable as error:
         raise ConfigError(f"the configuration file {error.reason}", path) from None
     except UnicodeDecodeError as error:
         raise ConfigError(f"the configuration file is not UTF-8: {error}", path) from None
-    except tomllib.TOMLDecodeError as error:
-        match = re.search(r"line (\d+)", str(error))
-        raise ConfigError(f"not valid TOML: {error}", path, int(match.group(1)) if match else None) from None
+    document = parse_toml(text, path)
     if path.name == "pyproject.toml":
         table = document.get("tool", {}).get("mechlint", {})
         prefix = "tool.mechlint."

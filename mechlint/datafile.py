@@ -25,20 +25,77 @@ def line_of(text: str, needle: str, offset: int = 0) -> int | None:
     return text.count("\n", 0, position + offset) + 1
 
 
+#: Arrays and tables nested deeper than this are refused (tomllib recurses once a level; no rule file needs 10).
+MAX_TOML_DEPTH = 64
+
+
+def _deep_line(text: str) -> int | None:
+    """The line where brackets outside strings and comments first nest deeper than :data:`MAX_TOML_DEPTH`."""
+    depth, quote, line, index = 0, "", 1, 0
+    while index < len(text):
+        char = text[index]
+        if char == "\n":
+            line += 1
+        if quote:
+            if char == "\\" and quote == '"':
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            end = text.find("\n", index)
+            index = len(text) if end < 0 else end
+            continue
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_TOML_DEPTH:
+                return line
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+        index += 1
+    return None
+
+
+def _too_deep(data: Any) -> bool:
+    """Whether tables and arrays nest deeper than :data:`MAX_TOML_DEPTH` (iteratively: no recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_TOML_DEPTH:
+            return True
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def parse_toml(text: str, path: Path) -> dict[str, Any]:
+    """``tomllib.loads``, with nesting bounded: too deep is a :class:`ConfigError` naming the line."""
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        data = None
+    except tomllib.TOMLDecodeError as error:
+        match = re.search(r"line (\d+)", str(error))
+        raise ConfigError(f"not valid TOML: {error}", path, int(match.group(1)) if match else None) from None
+    if data is None or _too_deep(data):
+        raise ConfigError(
+            f"arrays and tables are nested more than {MAX_TOML_DEPTH} levels deep; flatten them", path, _deep_line(text)
+        )
+    return data
+
+
 def read_toml(path: Path, what: str) -> tuple[dict[str, Any], str]:
     """Parse one TOML file; ``what`` names it in messages ("the invariant file")."""
     from mechlint.safeio import NotReadable, read_regular
 
     try:
         text = read_regular(path, MAX_DATA_FILE).decode("utf-8")
-        return tomllib.loads(text), text
     except NotReadable as error:
         raise ConfigError(f"{what} {error.reason}", path) from None
     except UnicodeDecodeError:
         raise ConfigError(f"{what} is not UTF-8", path) from None
-    except tomllib.TOMLDecodeError as error:
-        match = re.search(r"line (\d+)", str(error))
-        raise ConfigError(f"not valid TOML: {error}", path, int(match.group(1)) if match else None) from None
+    return parse_toml(text, path), text
 
 
 def check_schema(data: Any, schema_name: str, path: Path, text: str) -> None:

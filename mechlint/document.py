@@ -54,6 +54,9 @@ class Document:
     _partial: ScanResult | None = None
     _located: frozenset[str] = frozenset()
     _memo: dict[str, Any] = field(default_factory=dict)
+    #: Character offsets of string literals by the literal's start (empty without escapes): computed once
+    #: per literal, not once per finding in it (a long description can hold thousands).
+    _string_offsets: dict[int, list[int]] = field(default_factory=dict)
 
     def memo(self, key: str, compute: Callable[[], Any]) -> Any:
         """A value computed once per document and shared by the rules that need it."""
@@ -103,14 +106,16 @@ class Document:
         spans = partial if partial is not None and finding.pointer in self._located else self.scan()
         start, end = self._span_of(spans, finding.pointer, finding.on_key)
         if finding.span is not None and self.text[start : start + 1] == '"':
-            literal = self.text[start:end]
-            if "\\" in literal:
-                offsets = string_offsets(self.text, start, end)
+            if start not in self._string_offsets:  # once per literal: it may be megabytes and hold thousands
+                escaped = self.text.find("\\", start, end) >= 0
+                self._string_offsets[start] = string_offsets(self.text, start, end) if escaped else []
+            offsets = self._string_offsets[start]
+            if offsets:
                 low = min(max(finding.span[0], 0), len(offsets) - 1)
                 high = min(max(finding.span[1], low), len(offsets) - 1)
                 start, end = offsets[low], max(offsets[high], offsets[low] + 1)
             else:  # no escapes: the n-th character of the string is n characters after the quote
-                last = len(literal) - 2
+                last = end - start - 2
                 low = min(max(finding.span[0], 0), last)
                 high = min(max(finding.span[1], low), last)
                 start, end = start + 1 + low, max(start + 1 + high, start + 2 + low)

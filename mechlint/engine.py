@@ -296,10 +296,11 @@ def lint_file(
             document.prepare(pointer for f in findings for pointer in (f.pointer, *(t.pointer for t in f.trace)))
         placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
         if value_hashes:
+            memo: dict[str, str] = {}
             placed = [
                 replace(
                     r,
-                    value_hash=value_hash(document.data, r.pointer, r.message),
+                    value_hash=value_hash(document.data, r.pointer, r.message, memo),
                     context=context_of(document.data, r.pointer),
                 )
                 for r in placed
@@ -430,7 +431,8 @@ def place(document: Document, finding: Finding) -> Result:
     """Attach line, column and the source line to a finding."""
     region = document.region(finding)
     lines = document.lines
-    source_line = lines[region.start_line - 1].rstrip("\r") if region.start_line <= len(lines) else ""
+    line = lines[region.start_line - 1] if region.start_line <= len(lines) else ""
+    source_start, source_line = excerpt(line, region.start_column - 1)
     trace = tuple(
         LocatedTrace(document.region(Finding(finding.rule_id, step.message, step.pointer)), step.message, step.pointer)
         for step in finding.trace
@@ -445,4 +447,18 @@ def place(document: Document, finding: Finding) -> Result:
         region=region,
         source_line=source_line,
         trace=trace,
+        source_start=source_start,
     )
+
+
+#: The characters of a source line kept with a finding: a minified file is one line of megabytes,
+#: and copying (or escaping, or caching) it once per finding would make a report quadratic.
+EXCERPT_BEFORE, EXCERPT_LENGTH = 100, 400
+
+
+def excerpt(line: str, index: int) -> tuple[int, str]:
+    """The part of ``line`` around the character at ``index``, and where it starts; no ``\\r`` at its end."""
+    if len(line) <= EXCERPT_LENGTH:
+        return 0, line.rstrip("\r")
+    start = max(min(index, len(line)) - EXCERPT_BEFORE, 0)
+    return start, line[start : start + EXCERPT_LENGTH].rstrip("\r")

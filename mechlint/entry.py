@@ -12,10 +12,27 @@ accept the same options and give the same output.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import os
+import signal
 
-from mechlint.commands import CheckOptions, FailOn, Format, guarded, run_check
+EXIT_INTERRUPTED = 130
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """Ctrl-C outside a command (while starting or exiting): one line and 130, never a traceback."""
+    os.write(2, b"mechlint: interrupted\n")
+    os._exit(EXIT_INTERRUPTED)
+
+
+# First, before the imports below take their tens of milliseconds; a command then gets
+# KeyboardInterrupt back (see run), so that it can stop its workers and remove temporary files.
+if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted)
+
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from mechlint.commands import CheckOptions, FailOn, Format, guarded, run_check  # noqa: E402
 
 #: option name → (field of CheckOptions, kind); kinds: value, list, flag, no-flag, count.
 OPTIONS: dict[str, tuple[str, str]] = {
@@ -121,4 +138,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    """The console script: Ctrl-C at any moment exits 130 with one line."""
+    if signal.getsignal(signal.SIGINT) is _interrupted:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # the command handles it (guarded)
+    try:
+        code = main()
+    except KeyboardInterrupt:  # between the handler and the command
+        code = EXIT_INTERRUPTED
+        os.write(2, b"mechlint: interrupted\n")
+    finally:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _interrupted)  # while flushing and exiting
+    sys.exit(code)

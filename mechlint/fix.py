@@ -19,6 +19,7 @@ from mechlint.edit import StringEdit, apply_edits, write_atomically
 from mechlint.engine import display_path
 from mechlint.prose import passages
 from mechlint.rules.plain import typography_consistency as typography
+from mechlint.terminal import printable
 
 Fixer = Callable[[Document], Iterator[StringEdit]]
 
@@ -67,8 +68,8 @@ class FileFix:
         lines = difflib.unified_diff(
             self.before.splitlines(keepends=True),
             self.after.splitlines(keepends=True),
-            fromfile=f"a/{self.shown}",
-            tofile=f"b/{self.shown}",
+            fromfile=f"a/{printable(self.shown)}",  # a line break in a file name must not start a line
+            tofile=f"b/{printable(self.shown)}",
         )
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 

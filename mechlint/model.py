@@ -113,6 +113,7 @@ class Result(_Pickled):
     message: str
     pointer: str
     region: Region
+    #: The part of the offending source line around the region (the whole line when it is short).
     source_line: str = ""
     trace: tuple[LocatedTrace, ...] = ()
     #: A short hash of the offending JSON value: what a baseline matches on, instead of line numbers.
@@ -122,6 +123,8 @@ class Result(_Pickled):
     #: The pointer with each array index replaced by what names the element (a scenario's id, a step's
     #: title), so that inserting an element above the finding leaves it unchanged; see :mod:`mechlint.adoption`.
     context: str = ""
+    #: The 0-based index in the full line of ``source_line``'s first character.
+    source_start: int = 0
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (

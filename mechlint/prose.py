@@ -14,8 +14,9 @@ a number with its unit (``3000 ms``) are each one word.
 from __future__ import annotations
 
 import re
+import sys
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -198,6 +199,12 @@ def code_spans(text: str) -> list[tuple[int, int]]:
     return [match.span() for match in _CODE_SPAN.finditer(text)]
 
 
+def in_code(spans: Sequence[tuple[int, int]], offset: int) -> bool:
+    """Whether ``offset`` falls inside one of ``spans`` (from :func:`code_spans`: sorted, disjoint), by bisection."""
+    index = bisect_right(spans, (offset, sys.maxsize)) - 1
+    return index >= 0 and spans[index][0] <= offset < spans[index][1]
+
+
 def words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """Character ranges of the words in ``text[start:end]``, counted as STE counts them."""
     stop = len(text) if end is None else end
@@ -209,7 +216,10 @@ def words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, 
 ABBREVIATIONS = word_set(
     "e.g i.e cf vs approx fig figs eq eqs no nos dr mr mrs ms prof st al incl resp ca esp etc viz sec ch vol"
 )
-_END = re.compile(r"([.!?]+|…|\.\.\.)([\"'”’)\]]*)(\s+|$)")
+#: A sentence end. The run of ``.!?`` is taken whole (possessive) and only from its first character
+#: (the look-behind): otherwise a search gives up and starts again at each character of a long run of
+#: dots, quadratic in its length.
+_END = re.compile(r"((?<![.!?])[.!?]++|…|\.\.\.)([\"'”’)\]]*)(\s+|$)")
 _OPENERS = "\"'“‘([`"
 
 
@@ -362,7 +372,7 @@ class Analysis:
     code: tuple[tuple[int, int], ...]
 
     def outside_code(self, offset: int) -> bool:
-        return not any(low <= offset < high for low, high in self.code)
+        return not in_code(self.code, offset)
 
 
 @lru_cache(maxsize=CACHE_SIZE)

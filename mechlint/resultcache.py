@@ -111,6 +111,7 @@ def encode(results: tuple[Result, ...]) -> str:
             ],
             r.value_hash,
             r.context,
+            r.source_start,
         ]
         for r in results
     ]
@@ -120,7 +121,7 @@ def encode(results: tuple[Result, ...]) -> str:
 def decode(text: str, path: str) -> tuple[Result, ...]:
     """The results ``encode`` wrote; any other text raises (``ValueError``, ``TypeError``...)."""
     rows = json.loads(text)
-    if not isinstance(rows, list) or not all(isinstance(row, list) and len(row) == 9 for row in rows):
+    if not isinstance(rows, list) or not all(isinstance(row, list) and len(row) == 10 for row in rows):
         raise TypeError("not a list of cached results")
     found = tuple(
         Result(
@@ -134,12 +135,13 @@ def decode(text: str, path: str) -> tuple[Result, ...]:
             trace=tuple(LocatedTrace(_region(r), m, p) for r, m, p in trace),
             value_hash=value_hash,
             context=context,
+            source_start=source_start,
         )
-        for rule_id, level, message, pointer, region, source_line, trace, value_hash, context in rows
+        for rule_id, level, message, pointer, region, source_line, trace, value_hash, context, source_start in rows
     )
     for result in found:
         texts = (result.rule_id, result.message, result.pointer, result.context, *(t.message for t in result.trace))
-        if not all(isinstance(t, str) for t in texts):
+        if not all(isinstance(t, str) for t in texts) or type(result.source_start) is not int:
             raise TypeError("not a cached result")
     return found
 

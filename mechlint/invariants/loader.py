@@ -41,13 +41,56 @@ class Invariant:
         return f"invariant/{self.name}"
 
 
-def _formula(source: str, definitions: dict[str, Node], where: str, path: Path, text: str) -> Node:
+#: Bounds on a formula with its definitions written out: definitions that use each other can double
+#: at each level (40 of them make 2^40 nodes) or chain thousands deep; both are refused when loading.
+MAX_EXPANDED_NODES = 10_000
+MAX_EXPANDED_DEPTH = 200
+#: Invariants in one file: each is a rule run on every scenario of every file.
+MAX_INVARIANTS = 1_000
+
+
+def _formula(
+    source: str, definitions: dict[str, Node], where: str, path: Path, text: str, sizes: dict[int, tuple[int, int]]
+) -> Node:
     try:
-        return parse(source, definitions)
+        node = parse(source, definitions)
     except FormulaError as error:
         line = line_of(text, source, error.offset) if source else None
         column = error.offset - source.rfind("\n", 0, error.offset)
         raise ConfigError(f"{where}: {error.message} (at character {column} of the formula)", path, line) from None
+    nodes, depth = _expanded(node, sizes)
+    if nodes > MAX_EXPANDED_NODES or depth > MAX_EXPANDED_DEPTH:
+        raise ConfigError(
+            f"{where}: with its definitions written out the formula is too large (more than "
+            f"{MAX_EXPANDED_NODES} parts or nested more than {MAX_EXPANDED_DEPTH} deep); "
+            "use fewer layers of definitions",
+            path,
+            line_of(text, source) if source else None,
+        )
+    sizes[id(node)] = (nodes, depth)
+    return node
+
+
+def _expanded(root: Node, sizes: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    """Nodes and depth of ``root`` with every definition written out, from the sizes of the definitions.
+
+    Iterative, and a definition is never entered: its size was measured when it was defined.
+    """
+    done: dict[int, tuple[int, int]] = {}
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if node.op == "ref":
+            inner = sizes.get(id(node.args[0]), (1, 1))
+            done[id(node)] = (1 + inner[0], 1 + inner[1])
+        elif children_done:
+            parts = [done[id(arg)] for arg in node.args]
+            nodes = 1 + sum(part[0] for part in parts)
+            done[id(node)] = (min(nodes, MAX_EXPANDED_NODES + 1), 1 + max((part[1] for part in parts), default=0))
+        else:
+            stack.append((node, True))
+            stack.extend((arg, False) for arg in node.args)
+    return done[id(root)]
 
 
 def load_file(path: Path) -> list[Invariant]:
@@ -55,6 +98,9 @@ def load_file(path: Path) -> list[Invariant]:
     data, text = read_toml(path, "the invariant file")
     check_schema(data, SCHEMA_NAME, path, text)
     invariants = []
+    if len(data["invariant"]) > MAX_INVARIANTS:
+        raise ConfigError(f"more than {MAX_INVARIANTS} invariants in one file; split or trim it", path)
+    sizes: dict[int, tuple[int, int]] = {}
     for table in data["invariant"]:
         name = table["name"]
         where = f"invariant {name!r}"
@@ -63,13 +109,13 @@ def load_file(path: Path) -> list[Invariant]:
         sources: dict[str, str] = {}
         for def_name, definition in table.get("define", {}).items():
             definitions[def_name] = _formula(
-                definition["formula"], definitions, f"{where}, define.{def_name}", path, text
+                definition["formula"], definitions, f"{where}, define.{def_name}", path, text, sizes
             )
             says[def_name] = definition.get("says", "")
             sources[def_name] = definition["formula"].strip()
-        formula = _formula(table["formula"], definitions, f"{where}, formula", path, text)
+        formula = _formula(table["formula"], definitions, f"{where}, formula", path, text, sizes)
         applies_text = table.get("applies", "")
-        applies = _formula(applies_text, definitions, f"{where}, applies", path, text) if applies_text else None
+        applies = _formula(applies_text, definitions, f"{where}, applies", path, text, sizes) if applies_text else None
         examples = tuple(
             Example(fires=e["fires"], json=e["json"], where=e.get("where"), note=e.get("note", ""))
             for e in table.get("example", [])

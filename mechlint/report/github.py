@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlsplit
 
 from mechlint.model import Level, Report
 from mechlint.report import OutputOptions
+from mechlint.terminal import printable
 
 _COMMANDS = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "notice"}
 #: Annotations of one kind GitHub shows for one step.
@@ -23,7 +24,8 @@ ANNOTATIONS_PER_LEVEL = 10
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """GitHub's escaping of a command's message, then every other control character neutralised."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

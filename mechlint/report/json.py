@@ -7,6 +7,7 @@ from typing import Any
 
 from mechlint.model import Level, Region, Report
 from mechlint.report import OutputOptions
+from mechlint.terminal import inert_json
 
 FORMAT_VERSION = 1
 
@@ -51,4 +52,4 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
 
 
 def render(report: Report, options: OutputOptions) -> str:
-    return json.dumps(to_data(report, options), indent=2, ensure_ascii=False) + "\n"
+    return inert_json(json.dumps(to_data(report, options), indent=2, ensure_ascii=False)) + "\n"

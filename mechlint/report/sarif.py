@@ -20,6 +20,7 @@ from urllib.parse import quote
 from mechlint.model import Level, Region, Report, Result, RuleInfo
 from mechlint.report import OutputOptions
 from mechlint.report.fingerprint import result_fingerprints
+from mechlint.terminal import inert_json
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mechlint/mechlint"
@@ -146,4 +147,4 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
 
 
 def render(report: Report, options: OutputOptions) -> str:
-    return json.dumps(to_data(report, options), indent=2, ensure_ascii=False) + "\n"
+    return inert_json(json.dumps(to_data(report, options), indent=2, ensure_ascii=False)) + "\n"

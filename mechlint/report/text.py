@@ -18,18 +18,12 @@ from collections import Counter
 
 from mechlint.model import Level, Report, Result
 from mechlint.report import OutputOptions
+from mechlint.terminal import printable
 
 _COLORS = {Level.ERROR: "\033[31m", Level.WARNING: "\033[33m", Level.NOTE: "\033[36m"}
 #: The levels counted as problems; notes are counted apart.
 _PROBLEMS = (Level.ERROR, Level.WARNING)
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
-
-
-def printable(text: str) -> str:
-    """Replace control characters so that a file cannot drive the terminal."""
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() or char == "\t" else "\ufffd" for char in text)
 
 
 def _paint(text: str, code: str, color: bool) -> str:
@@ -86,16 +80,22 @@ def fit(line: str, start: int, end: int, room: int) -> tuple[str, int, int]:
 def _snippet(result: Result, options: OutputOptions) -> list[str]:
     if not result.source_line:
         return []
-    line = printable(result.source_line)
+    line = result.source_line
     region = result.region
-    start = max(region.start_column - 1, 0)
-    end = region.end_column - 1 if region.end_line == region.start_line else start + 1
+    start = max(region.start_column - 1 - result.source_start, 0)
+    end = region.end_column - 1 - result.source_start if region.end_line == region.start_line else start + 1
     start = min(start, len(line))
     end = max(min(end, len(line)), start + 1)
+    left = max(start - 60, 0) if len(line) > 200 else 0  # keep long lines readable around the span
+    line = line[left : left + 200] if len(line) > 200 else line
+    start, end = start - left, max(min(end - left, len(line)), start - left + 1)
+    if left or result.source_start:
+        line, start, end = "…" + line, start + 1, end + 1
     # tabs become four spaces, so that the width is known and the carets stay under the span
     tabs_before, tabs_within = line[:start].count("\t"), line[start:end].count("\t")
     line = line.replace("\t", "    ")
     start, end = start + 3 * tabs_before, end + 3 * (tabs_before + tabs_within)
+    line = printable(line)  # after cutting: escaping is proportional to what is shown (one for one)
     number = str(region.start_line)
     gutter = " " * len(number)
     text, offset, length = fit(line, start, end, max(options.width - len(number) - 4, 20))
@@ -114,7 +114,7 @@ def format_result(result: Result, options: OutputOptions | None = None) -> list[
     region = result.region
     head = f"{printable(result.path)}:{region.start_line}:{region.start_column}:"
     level = _paint(result.level.label, _BOLD + _COLORS[result.level], color)
-    rule = _paint(result.rule_id, _DIM, color)
+    rule = _paint(printable(result.rule_id), _DIM, color)
     note = f" (suppressed: {printable(result.suppressed)})" if result.suppressed is not None else ""
     lines = [f"{_paint(head, _BOLD, color)} {level} {rule} {printable(result.message)}{note}"]
     if not _shows_source(result, options):
@@ -210,6 +210,8 @@ def render(report: Report, options: OutputOptions) -> str:
     if lines:
         lines.append("")
     for notice in report.notifications:
-        lines.append(f"mechlint: internal error in {notice.rule_id} on {printable(notice.path)}; please report it")
+        lines.append(
+            f"mechlint: internal error in {printable(notice.rule_id)} on {printable(notice.path)}; please report it"
+        )
     lines.append(summary(report))
     return "\n".join(lines) + "\n"

@@ -21,7 +21,7 @@ from functools import lru_cache
 from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.prose import CACHE_SIZE, code_spans, word_set
+from mechlint.prose import CACHE_SIZE, code_spans, in_code, word_set
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import quote
 
@@ -120,7 +120,7 @@ def _passives(text: str) -> Iterator[tuple[int, int]]:
     code = code_spans(text) if "`" in text else []
     tokens = list(_TOKEN.finditer(text))
     if code:
-        tokens = [m for m in tokens if not any(low <= m.start() < high for low, high in code)]
+        tokens = [m for m in tokens if not in_code(code, m.start())]
     for index, token in enumerate(tokens):
         if token.group(0).lower() not in BE:
             continue

@@ -16,7 +16,7 @@ from functools import lru_cache
 from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.prose import CACHE_SIZE, code_spans
+from mechlint.prose import CACHE_SIZE, code_spans, in_code
 from mechlint.rules import Example, RuleContext, RuleMeta
 
 META = RuleMeta(
@@ -50,7 +50,7 @@ def marks(text: str) -> tuple[tuple[int, str], ...]:
     return tuple(
         (match.start(), "straight" if match.group() in STRAIGHT else "curly")
         for match in _MARK.finditer(text)
-        if not any(low <= match.start() < high for low, high in code)
+        if not in_code(code, match.start())
     )
 
 

@@ -51,7 +51,7 @@ from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.plainlists import acronym_key
-from mechlint.prose import CACHE_SIZE, code_spans
+from mechlint.prose import CACHE_SIZE, code_spans, in_code
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
 from mechlint.views import quote
 
@@ -118,7 +118,7 @@ def _acronyms(text: str) -> Iterator[tuple[int, int, str]]:
     code = code_spans(text)
     for match in ACRONYM.finditer(text):
         word = match.group(1)
-        if _capitals(word) < 2 or ROMAN.fullmatch(word) or any(low <= match.start() < high for low, high in code):
+        if _capitals(word) < 2 or ROMAN.fullmatch(word) or in_code(code, match.start()):
             continue
         capitals = [_capitals(part) for part in _PART.findall(word)]
         if max(capitals) > MAX_CAPITALS and not any(2 <= count <= MAX_CAPITALS for count in capitals):

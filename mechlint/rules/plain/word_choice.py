@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.prose import code_spans
+from mechlint.prose import code_spans, in_code
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import quote
 
@@ -48,9 +48,12 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             for index, passage in enumerate(whole.passages)
             for start, end, entry in lists.find(passage.text)
         ]
+    code: dict[int, list[tuple[int, int]]] = {}  # each passage's code spans, found once, not once a hit
     for index, start, end, entry in hits:
         passage = whole.passages[index]
-        if "`" in passage.text and any(low <= start < high for low, high in code_spans(passage.text)):
+        if index not in code:
+            code[index] = code_spans(passage.text)
+        if in_code(code[index], start):
             continue
         reason = f" ({entry.why})" if entry.why else ""
         yield META.finding(
