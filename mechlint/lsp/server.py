@@ -1,0 +1,255 @@
+"""The language server's wiring: LSP messages to :class:`~mechlint.lsp.checker.Checker` and back.
+
+Diagnostics are pushed on open, on save and, debounced, on change. Nothing a
+client sends can stop the server: every handler turns an exception into a
+log message (stderr and ``window/logMessage``) and a ``mechlint/internal-error``
+diagnostic where a file was being checked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from mechlint import __version__
+from mechlint.lsp import actions, authoring
+from mechlint.lsp.checker import Checked, Checker
+from mechlint.lsp.diagnostics import diagnostic, diagnostics
+from mechlint.lsp.positions import TextIndex
+from mechlint.model import Result
+
+#: Seconds to wait after a change before checking, so that typing is not checked keystroke by keystroke.
+DEBOUNCE = 0.05
+WATCHED = ("**/mechlint.toml", "**/pyproject.toml", "**/*.toml")
+log = logging.getLogger("mechlint.lsp")
+T = TypeVar("T")
+
+
+class MechlintServer(LanguageServer):
+    def __init__(self, root: Path | None = None, debounce: float = DEBOUNCE) -> None:
+        super().__init__("mechlint", __version__)
+        self.checker = Checker(root, self.report)
+        self.debounce = debounce
+        self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.checked: dict[str, tuple[int | None, Checked]] = {}
+        #: The last data of each document that parsed, for completion while the text is broken.
+        self.last_data: dict[str, Any] = {}
+
+    def report(self, message: str) -> None:
+        log.warning("%s", message)
+        with contextlib.suppress(Exception):  # no client yet, or its pipe is closed: stderr has it
+            self.window_log_message(types.LogMessageParams(types.MessageType.Warning, message))
+
+    def encoding(self) -> str:
+        return str(self.workspace.position_encoding or "utf-16")
+
+    def index(self, text: str) -> TextIndex:
+        return TextIndex(text, self.encoding())
+
+    def path_of(self, uri: str) -> Path | None:
+        path = to_fs_path(uri)
+        return Path(path).absolute() if path else None
+
+    def check(self, uri: str) -> Checked | None:
+        """Check the document as it is now and publish its diagnostics (none for a file not selected)."""
+        self.pending.pop(uri, None)
+        path = self.path_of(uri)
+        if path is None:
+            return None
+        document = self.workspace.get_text_document(uri)
+        text, version = document.source, document.version
+        try:
+            if not self.checker.selected(path):
+                self.checked.pop(uri, None)
+                self.publish(uri, version, [])
+                return None
+            checked = self.checker.check(path, text, path.name)
+        except Exception as error:
+            log.exception("checking %s failed", path)
+            self.report(f"checking {path} failed: {type(error).__name__}: {error}")
+            checked = self.checker.internal_error(path, text, error)
+        if checked.document.parsed:
+            self.last_data[uri] = checked.document.data
+        self.checked[uri] = (version, checked)
+        self.publish(uri, version, diagnostics(checked.results, self.index(text), uri, checked.rules))
+        return checked
+
+    def current(self, uri: str) -> Checked | None:
+        """The check of the document's present version, made now if the last one is older."""
+        version = self.workspace.get_text_document(uri).version
+        known = self.checked.get(uri)
+        if known is not None and known[0] == version and uri not in self.pending:
+            return known[1]
+        return self.check(uri)
+
+    def publish(self, uri: str, version: int | None, found: list[types.Diagnostic]) -> None:
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, found, version))
+
+    def schedule(self, uri: str, delay: float) -> None:
+        previous = self.pending.pop(uri, None)
+        if previous is not None:
+            previous.cancel()
+        loop = asyncio.get_event_loop()
+        self.pending[uri] = loop.call_later(delay, lambda: self.guard(lambda: self.check(uri), None))
+
+    def recheck_all(self) -> None:
+        self.checker.reload()
+        for uri in list(self.checked):
+            self.guard(lambda uri=uri: self.check(uri), None)  # type: ignore[misc]
+
+    def guard(self, handler: Callable[[], T], fallback: T) -> T:
+        """Run a handler; an exception is logged and answered with ``fallback``, never raised."""
+        try:
+            return handler()
+        except Exception as error:
+            log.exception("a request failed")
+            self.report(f"mechlint server: {type(error).__name__}: {error}")
+            return fallback
+
+
+def create(root: Path | None = None, debounce: float = DEBOUNCE) -> MechlintServer:
+    server = MechlintServer(root, debounce)
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: MechlintServer, params: types.InitializedParams) -> None:
+        capabilities = ls.client_capabilities.workspace
+        watched = capabilities.did_change_watched_files if capabilities else None
+        if watched is not None and watched.dynamic_registration:
+            watchers = [types.FileSystemWatcher(glob_pattern=pattern) for pattern in WATCHED]
+            options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
+            registration = types.Registration("mechlint-config", types.WORKSPACE_DID_CHANGE_WATCHED_FILES, options)
+            ls.client_register_capability(types.RegistrationParams([registration]))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: MechlintServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.guard(lambda: ls.check(params.text_document.uri), None)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: MechlintServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.guard(lambda: ls.schedule(params.text_document.uri, ls.debounce), None)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: MechlintServer, params: types.DidSaveTextDocumentParams) -> None:
+        if params.text_document.uri.endswith(".toml"):  # the configuration or a word list or invariant file
+            ls.guard(ls.recheck_all, None)
+        else:
+            ls.checker.reload_sources()
+            ls.guard(lambda: ls.check(params.text_document.uri), None)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: MechlintServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        handle = ls.pending.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
+        ls.checked.pop(uri, None)
+        ls.last_data.pop(uri, None)
+        ls.publish(uri, None, [])
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched(ls: MechlintServer, params: types.DidChangeWatchedFilesParams) -> None:
+        ls.guard(ls.recheck_all, None)
+
+    kinds = [types.CodeActionKind.QuickFix, actions.FIX_ALL]
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=kinds))
+    def code_action(ls: MechlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        return ls.guard(lambda: _code_actions(ls, params), [])
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=['"']))
+    def completion(ls: MechlintServer, params: types.CompletionParams) -> types.CompletionList:
+        def answer() -> types.CompletionList:
+            text, index, offset = _at(ls, params.text_document.uri, params.position)
+            data = ls.last_data.get(params.text_document.uri)
+            items = authoring.completions(text, index, offset, data)
+            return types.CompletionList(is_incomplete=False, items=items)
+
+        return ls.guard(answer, types.CompletionList(is_incomplete=False, items=[]))
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: MechlintServer, params: types.HoverParams) -> types.Hover | None:
+        def answer() -> types.Hover | None:
+            text, index, offset = _at(ls, params.text_document.uri, params.position)
+            return authoring.hover(text, index, offset, _data(ls, params.text_document.uri))
+
+        return ls.guard(answer, None)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: MechlintServer, params: types.DefinitionParams) -> types.Location | None:
+        def answer() -> types.Location | None:
+            text, index, offset = _at(ls, params.text_document.uri, params.position)
+            return authoring.definition(text, index, offset, params.text_document.uri)
+
+        return ls.guard(answer, None)
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: MechlintServer, params: types.ReferenceParams) -> list[types.Location]:
+        def answer() -> list[types.Location]:
+            uri = params.text_document.uri
+            text, index, offset = _at(ls, uri, params.position)
+            declaration = params.context.include_declaration
+            return authoring.references(text, index, offset, uri, _data(ls, uri), declaration)
+
+        return ls.guard(answer, [])
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: MechlintServer, params: None) -> None:
+        ls.checker.close()
+
+    return server
+
+
+def _at(ls: MechlintServer, uri: str, position: types.Position) -> tuple[str, TextIndex, int]:
+    text = ls.workspace.get_text_document(uri).source
+    index = ls.index(text)
+    return text, index, index.offset(position)
+
+
+def _data(ls: MechlintServer, uri: str) -> Any:
+    checked = ls.current(uri)
+    if checked is not None and checked.document.parsed:
+        return checked.document.data
+    return ls.last_data.get(uri)
+
+
+def _code_actions(ls: MechlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    checked = ls.current(uri)
+    path = ls.path_of(uri)
+    if checked is None or path is None:
+        return []
+    text = checked.document.text
+    index = ls.index(text)
+    low, high = index.offset(params.range.start), index.offset(params.range.end)
+
+    def touches(result: Result) -> bool:
+        start, end = index.region_offsets(result.region)
+        return start <= high and low <= max(end, start + 1)
+
+    results = [r for r in checked.results if touches(r)]
+    fixes = actions.fixes_for(checked, index, results, lambda: ls.checker.pinned_text(path, text))
+
+    def diagnostic_of(result: Result) -> types.Diagnostic:
+        return diagnostic(result, index, uri, checked.rules)
+
+    return actions.code_actions(fixes, index, uri, diagnostic_of, params.context.only)
+
+
+def main(root: Path | None = None) -> int:
+    """Serve over standard input and output until the client says exit."""
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="mechlint server: %(message)s")
+    server = create(root)
+    try:
+        server.start_io()
+    finally:
+        server.checker.close()
+    return 0
