@@ -79,7 +79,7 @@ def fix_id_mismatch(document: Document, prefix: str = "mechanism-") -> Iterator[
 
 
 def only_candidate(name: str, candidates: Iterable[str]) -> str | None:
-    """The one candidate close enough to be the name meant, or ``None`` when none is, or several are."""
+    """The one candidate closer to ``name`` than every other, if close enough to be a typo of it; else ``None``."""
     if len(name) > 200:
         return None
     names = list(candidates)
@@ -87,8 +87,11 @@ def only_candidate(name: str, candidates: Iterable[str]) -> str | None:
     if folded:
         return folded[0] if len(folded) == 1 else None
     limit = max(1, min(3, len(name) // 2))
-    close = [c for c in names if abs(len(c) - len(name)) <= limit and edit_distance(name, c) <= limit]
-    return close[0] if len(close) == 1 else None
+    scored = [(edit_distance(name, c), c) for c in names if abs(len(c) - len(name)) <= limit]
+    close = [(distance, c) for distance, c in scored if distance <= limit]
+    best = min((distance for distance, _ in close), default=None)
+    nearest = [c for distance, c in close if distance == best]
+    return nearest[0] if len(nearest) == 1 else None
 
 
 def fix_unknown_target(document: Document) -> Iterator[StringEdit]:

@@ -50,7 +50,8 @@ class MechlintServer(LanguageServer):
             self.window_log_message(types.LogMessageParams(types.MessageType.Warning, message))
 
     def encoding(self) -> str:
-        return str(self.workspace.position_encoding or "utf-16")
+        encoding = self.workspace.position_encoding or "utf-16"
+        return str(getattr(encoding, "value", encoding))
 
     def index(self, text: str) -> TextIndex:
         return TextIndex(text, self.encoding())
