@@ -298,3 +298,25 @@ def test_a_crashing_rule_is_an_internal_error_diagnostic(project: Path) -> None:
         assert "mechlint/internal-error" not in {d["code"] for d in crashing.diagnostics(uri, version=2)}
     finally:
         assert crashing.close() == 0
+
+
+@pytest.mark.parametrize("editor", ["VS Code", "Helix"])
+def test_the_readme_snippets_start_the_server(editor: str, project: Path) -> None:
+    import tomllib
+
+    from .test_lsp_neovim import readme_snippet
+
+    if editor == "VS Code":
+        settings = json.loads(readme_snippet("json", "### VS Code"))
+        command = [settings["glspc.server.command"], *settings["glspc.server.commandArguments"]]
+    else:
+        server = tomllib.loads(readme_snippet("toml", "### Helix"))["language-server"]["mechlint"]
+        command = [server["command"], *server["args"]]
+    assert command[0] == "mechlint"
+    started = Client([str(Path(sys.executable).parent / "mechlint"), *command[1:]], project)
+    try:
+        assert started.initialize(project)["serverInfo"]["name"] == "mechlint"
+        uri = open_file(started, project / POST)
+        assert started.diagnostics(uri)
+    finally:
+        assert started.close() == 0

@@ -67,6 +67,8 @@ class Checker:
         self.root = root.resolve() if root is not None else None
         self.log = log
         self._projects: dict[Path, _Project | ConfigError] = {}
+        #: The editor's workspace folders (absolute), from ``initialize``.
+        self.folders: list[Path] = []
 
     def reload(self) -> None:
         """Forget every configuration, word list and source answer: they are read again when next needed."""
@@ -86,7 +88,14 @@ class Checker:
                 project.seen.clear()
 
     def project_root(self, path: Path) -> Path:
-        return self.root or find_project_root(path.parent)
+        """``--root``, else the repository that holds the file, else the editor's workspace folder that does."""
+        if self.root is not None:
+            return self.root
+        found = find_project_root(path.parent)
+        if (found / ".git").exists():
+            return found
+        holding = [folder for folder in self.folders if path.is_relative_to(folder)]
+        return max(holding, key=lambda folder: len(folder.parts)) if holding else found
 
     def _project(self, path: Path) -> _Project | ConfigError:
         folder = path.parent

@@ -120,6 +120,12 @@ class MechlintServer(LanguageServer):
 def create(root: Path | None = None, debounce: float = DEBOUNCE) -> MechlintServer:
     server = MechlintServer(root, debounce)
 
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: MechlintServer, params: types.InitializeParams) -> None:
+        uris = [folder.uri for folder in params.workspace_folders or []] or [params.root_uri or ""]
+        paths = [ls.path_of(uri) for uri in uris if uri]
+        ls.checker.folders = [path for path in paths if path is not None]
+
     @server.feature(types.INITIALIZED)
     def initialized(ls: MechlintServer, params: types.InitializedParams) -> None:
         capabilities = ls.client_capabilities.workspace
