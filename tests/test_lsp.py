@@ -320,3 +320,25 @@ def test_the_readme_snippets_start_the_server(editor: str, project: Path) -> Non
         assert started.diagnostics(uri)
     finally:
         assert started.close() == 0
+
+
+def test_an_invariant_trace_is_related_information(client: Client, project: Path) -> None:
+    text = (project / POST).read_text(encoding="utf-8").replace('"paths": [],', '"paths": ["reuse0"],', 1)
+    uri = open_file(client, project / POST, text)
+    found = [d for d in client.diagnostics(uri) if d["code"].startswith("invariant/")]
+    assert found
+    related = found[0]["relatedInformation"]
+    assert len(related) >= 2 and all(r["location"]["uri"] == uri and r["message"] for r in related)
+    assert text[offset_of(text, related[0]["location"]["range"]["start"]) :].startswith("{")  # a step
+
+
+def test_a_source_changed_on_disk_is_seen_at_the_next_change(client: Client, project: Path) -> None:
+    text = (project / POST).read_text(encoding="utf-8")
+    uri = open_file(client, project / POST, text)
+    before = {(d["code"], d["range"]["start"]["line"]) for d in client.diagnostics(uri)}
+    post = project / "content/blog/2026-06-11_life-of-a-request-vllm/post.md"
+    post.write_bytes(post.read_bytes() + b"\nOne more line.\n")
+    change(client, uri, 2, text.replace('"duration": 3000', '"duration": 3100', 1))
+    after = {(d["code"], d["range"]["start"]["line"]) for d in client.diagnostics(uri, version=2)}
+    assert after - before  # the pinned post no longer has its bytes: a provenance finding appears
+    assert all(code.startswith("provenance/") for code, _ in after - before)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 from lsprotocol import types
@@ -93,3 +95,32 @@ def test_place_at_reads_broken_text_up_to_the_cursor(text: str, path: tuple[obje
 def test_check_does_not_import_the_language_server() -> None:
     code = "import sys, mechlint.entry, mechlint.cli; assert not {'pygls', 'lsprotocol'} & set(sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_sources_are_hashed_once_not_per_keystroke(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from mechlint.lsp.checker import Checker
+    from mechlint.provenance import resolve
+
+    from .conftest import FIXTURES
+
+    shutil.copytree(FIXTURES / "content", tmp_path / "content")
+    path = next((tmp_path / "content").glob("**/mechanisms/prefix-cache.json"))
+    calls: list[str] = []
+    original = resolve.hash_source
+
+    def counting(root: Path, source: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(source)
+        return original(root, source, *args, **kwargs)
+
+    monkeypatch.setattr(resolve, "hash_source", counting)
+    checker = Checker(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    first = checker.check(path, text)
+    assert calls and any(r.rule_id == "provenance/unpinned-source" for r in first.results)
+    hashed = len(calls)
+    for duration in range(3001, 3011):
+        checker.check(path, text.replace('"duration": 3000', f'"duration": {duration}', 1))
+    assert len(calls) == hashed
+    checker.close()
