@@ -252,6 +252,13 @@ def test_broken_input_is_a_diagnostic_and_the_server_keeps_serving(client: Clien
     client.send({"id": 999, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {}}})
     client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 10**6, "character": 0}})
     client.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 99}})
+    unopened = project / "content" / "x" / "mechanisms" / "closed.json"  # never opened: never read from disk
+    unopened.parent.mkdir(parents=True)
+    unopened.write_text((project / POST).read_text(encoding="utf-8"), encoding="utf-8")
+    use = unopened.read_text(encoding="utf-8").index('"cache0",\n            "cache1"') + 2
+    where = {"textDocument": {"uri": unopened.as_uri()}, "position": position_of(text, use)}
+    assert client.request("textDocument/hover", where) is None
+    assert client.request("textDocument/definition", where) is None
     other = project / "content" / "notes.json"  # not selected by the include globs
     other.write_text("{broken", encoding="utf-8")
     assert client.diagnostics(open_file(client, other)) == []
@@ -342,3 +349,13 @@ def test_a_source_changed_on_disk_is_seen_at_the_next_change(client: Client, pro
     after = {(d["code"], d["range"]["start"]["line"]) for d in client.diagnostics(uri, version=2)}
     assert after - before  # the pinned post no longer has its bytes: a provenance finding appears
     assert all(code.startswith("provenance/") for code, _ in after - before)
+
+
+def test_saving_a_source_checks_the_open_mechanisms_again(client: Client, project: Path) -> None:
+    uri = open_file(client, project / POST)
+    before = {(d["code"], d["range"]["start"]["line"]) for d in client.diagnostics(uri)}
+    post = project / "content/blog/2026-06-11_life-of-a-request-vllm/post.md"
+    post.write_bytes(post.read_bytes() + b"\nOne more line.\n")
+    client.notify("textDocument/didSave", {"textDocument": {"uri": post.as_uri()}})
+    after = {(d["code"], d["range"]["start"]["line"]) for d in client.diagnostics(uri)}
+    assert after - before and all(code.startswith("provenance/") for code, _ in after - before)

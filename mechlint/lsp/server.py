@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -60,11 +61,15 @@ class MechlintServer(LanguageServer):
         path = to_fs_path(uri)
         return Path(path).absolute() if path else None
 
+    def is_open(self, uri: str) -> bool:
+        """Only documents the editor opened are answered for: nothing is read from disk for a request."""
+        return unquote(uri) in self.workspace.text_documents
+
     def check(self, uri: str) -> Checked | None:
         """Check the document as it is now and publish its diagnostics (none for a file not selected)."""
         self.pending.pop(uri, None)
         path = self.path_of(uri)
-        if path is None:
+        if path is None or not self.is_open(uri):
             return None
         document = self.workspace.get_text_document(uri)
         text, version = document.source, document.version
@@ -86,6 +91,8 @@ class MechlintServer(LanguageServer):
 
     def current(self, uri: str) -> Checked | None:
         """The check of the document's present version, made now if the last one is older."""
+        if not self.is_open(uri):
+            return None
         version = self.workspace.get_text_document(uri).version
         known = self.checked.get(uri)
         if known is not None and known[0] == version and uri not in self.pending:
@@ -102,8 +109,12 @@ class MechlintServer(LanguageServer):
         loop = asyncio.get_event_loop()
         self.pending[uri] = loop.call_later(delay, lambda: self.guard(lambda: self.check(uri), None))
 
-    def recheck_all(self) -> None:
-        self.checker.reload()
+    def recheck_all(self, configuration: bool = True) -> None:
+        """Check every open document again, after reading the configuration (or only the sources) again."""
+        if configuration:
+            self.checker.reload()
+        else:
+            self.checker.reload_sources()
         for uri in list(self.checked):
             self.guard(lambda uri=uri: self.check(uri), None)  # type: ignore[misc]
 
@@ -146,11 +157,9 @@ def create(root: Path | None = None, debounce: float = DEBOUNCE) -> MechlintServ
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: MechlintServer, params: types.DidSaveTextDocumentParams) -> None:
-        if params.text_document.uri.endswith(".toml"):  # the configuration or a word list or invariant file
-            ls.guard(ls.recheck_all, None)
-        else:
-            ls.checker.reload_sources()
-            ls.guard(lambda: ls.check(params.text_document.uri), None)
+        # A TOML file may be the configuration, a word list or an invariant file; any other may be a source.
+        configuration = params.text_document.uri.endswith(".toml")
+        ls.guard(lambda: ls.recheck_all(configuration), None)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: MechlintServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -216,7 +225,7 @@ def create(root: Path | None = None, debounce: float = DEBOUNCE) -> MechlintServ
 
 
 def _at(ls: MechlintServer, uri: str, position: types.Position) -> tuple[str, TextIndex, int]:
-    text = ls.workspace.get_text_document(uri).source
+    text = ls.workspace.get_text_document(uri).source if ls.is_open(uri) else ""
     index = ls.index(text)
     return text, index, index.offset(position)
 
