@@ -359,3 +359,42 @@ def test_saving_a_source_checks_the_open_mechanisms_again(client: Client, projec
     client.notify("textDocument/didSave", {"textDocument": {"uri": post.as_uri()}})
     after = {(d["code"], d["range"]["start"]["line"]) for d in client.diagnostics(uri)}
     assert after - before and all(code.startswith("provenance/") for code, _ in after - before)
+
+
+def test_changes_are_debounced(client: Client, project: Path) -> None:
+    text = (project / POST).read_text(encoding="utf-8")
+    uri = open_file(client, project / POST, text)
+    client.diagnostics(uri, version=1)
+    for version in range(2, 12):
+        change(client, uri, version, text.replace('"duration": 3000', f'"duration": {3000 + version}', 1))
+    client.diagnostics(uri, version=11)
+    early = [
+        n
+        for n in client.notifications
+        if n["method"] == "textDocument/publishDiagnostics" and n["params"].get("version") in range(2, 11)
+    ]
+    assert len(early) < 9  # typing fast is not checked keystroke by keystroke
+
+
+def test_a_client_that_counts_in_utf8_gets_utf8_positions(project: Path) -> None:
+    started = Client.mechlint(project, "--root", str(project))
+    try:
+        capabilities = {"general": {"positionEncodings": ["utf-8"]}}
+        answer = started.request(
+            "initialize", {"processId": None, "rootUri": project.as_uri(), "capabilities": capabilities}
+        )
+        started.notify("initialized", {})
+        assert answer["capabilities"]["positionEncoding"] == "utf-8"
+        text = (project / POST).read_text(encoding="utf-8")
+        changed = text.replace('"Compare B\'s cache key",', '"𝒳é Compare B\'s cache key",', 1)
+        uri = open_file(started, project / POST, changed)
+        apostrophe = changed.index("B's cache key\",") + 1
+        line_start = changed.rfind("\n", 0, apostrophe) + 1
+        expected = {
+            "line": changed.count("\n", 0, apostrophe),
+            "character": len(changed[line_start:apostrophe].encode()),
+        }
+        starts = [d["range"]["start"] for d in started.diagnostics(uri) if d["code"] == "plain/typography-consistency"]
+        assert expected in starts
+    finally:
+        assert started.close() == 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mechlint.adoption import apply_suppressions
-from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
+from mechlint.config import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Config, EnabledRule, load_config
 from mechlint.discovery import find_project_root, matches, matches_exactly
 from mechlint.document import Document, load
 from mechlint.engine import INTERNAL_ERROR, _frozen_pattern, place, relative_posix, rule_infos, run_rules, source_paths
@@ -121,8 +121,9 @@ class Checker:
     def selected(self, path: Path) -> bool:
         """Whether ``check`` of the project would check this file: its ``include`` globs select it."""
         project = self._project(path)
-        if isinstance(project, ConfigError):
-            return path.suffix == ".json"
+        if isinstance(project, ConfigError):  # the default globs say which files hear that it is broken
+            relative = relative_posix(path, self.project_root(path))
+            return relative is not None and matches_exactly(relative, DEFAULT_INCLUDE)
         config = project.config
         base = config.root if config.source else self.project_root(path)
         relative = relative_posix(path, base)
