@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lsprotocol import types
 
 from mechlint.document import load
@@ -124,3 +126,18 @@ def test_sources_are_hashed_once_not_per_keystroke(tmp_path: Path, monkeypatch: 
         checker.check(path, text.replace('"duration": 3000', f'"duration": {duration}', 1))
     assert len(calls) == hashed
     checker.close()
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet='{}[]",:\\ \n\r\tab0𝒳"', max_size=80), at=st.integers(-5, 100))
+def test_author_help_never_raises_on_any_text(text: str, at: int) -> None:
+    from mechlint.lsp import authoring
+
+    index = TextIndex(text)
+    data = {"targets": {"a": {"kind": "node", "label": "A"}}, "stateLabels": {"b": "B"}}
+    offset = index.offset(types.Position(max(at, 0) % 5, max(at, 0)))
+    authoring.place_at(text, at)
+    authoring.completions(text, index, offset, data)
+    authoring.hover(text, index, offset, data)
+    authoring.definition(text, index, offset, "file:///x.json")
+    authoring.references(text, index, offset, "file:///x.json", data, True)

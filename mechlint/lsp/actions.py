@@ -88,7 +88,7 @@ def fixes_for(
     for result in results:
         rule = result.rule_id
         if rule == typography_consistency.META.id:
-            text = _edited(document, _at_result(document, index, result, typography))
+            text = _edited(document, [edit for edit in typography if edit.pointer == result.pointer])
             if text is not None:
                 yield Fix("Fix the quotes and apostrophes of this string", QUICK_FIX, text, result, preferred=True)
             text = _edited(document, typography)

@@ -9,6 +9,7 @@ come from the strict scanner (:mod:`mechlint.jsonscan`) on text that parses.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,18 +46,14 @@ class _Frame:
         return (self.key if self.expect == "value" else None) if self.is_object else self.index
 
 
+#: The body of a string literal up to its closing quote, or up to the end of the line when it is not closed.
+_STRING_BODY = re.compile(r'(?:[^"\\\n]|\\.)*')
+
+
 def _string_end(text: str, pos: int) -> int:
     """The offset of the closing quote of the string opened at ``pos`` (or the end of the line or text)."""
-    index = pos + 1
-    while index < len(text):
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == '"' or char == "\n":
-            return index
-        index += 1
-    return len(text)
+    found = _STRING_BODY.match(text, pos + 1)
+    return found.end() if found else pos + 1
 
 
 def _decode(literal: str) -> str:
@@ -69,6 +66,7 @@ def _decode(literal: str) -> str:
 
 def place_at(text: str, offset: int) -> Place:
     """Where ``offset`` is, reading ``text`` leniently from the start up to it."""
+    offset = max(0, min(offset, len(text)))
     stack: list[_Frame] = []
     pos = 0
     while pos < offset:
