@@ -289,6 +289,13 @@ def test_configuration_and_word_lists_are_read_again_when_they_change(client: Cl
     (project / "mechlint.toml").write_text("include = 3\n", encoding="utf-8")
     client.notify("textDocument/didSave", {"textDocument": {"uri": (project / "mechlint.toml").as_uri()}})
     assert [d["code"] for d in client.diagnostics(uri)] == ["mechlint/invalid-config"]
+    config_uri = (project / "mechlint.toml").as_uri()
+    shown = client.diagnostics(config_uri)
+    assert [(d["code"], d["range"]["start"]["line"]) for d in shown] == [("mechlint/invalid-config", 0)]
+    (project / "mechlint.toml").write_text("", encoding="utf-8")
+    client.notify("textDocument/didSave", {"textDocument": {"uri": config_uri}})
+    assert client.diagnostics(config_uri) == []
+    assert "a11y/reading-time" in {d["code"] for d in client.diagnostics(uri)}
 
 
 def test_a_crashing_rule_is_an_internal_error_diagnostic(project: Path) -> None:

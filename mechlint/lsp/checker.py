@@ -46,6 +46,8 @@ class Checked:
     config: Config | None = None
     #: Why rules could not run (a broken configuration), as a message; the results then say so too.
     problem: str | None = None
+    #: The configuration's error, when that is why.
+    config_error: ConfigError | None = None
 
 
 @dataclass
@@ -140,7 +142,7 @@ class Checker:
         if isinstance(project, ConfigError):
             message = f"mechlint cannot use its configuration: {project}"
             result = Result(shown, INVALID_CONFIG, Level.ERROR, message, "", Region(1, 1, 1, 2))
-            return Checked(document, [result], {}, problem=message)
+            return Checked(document, [result], {}, problem=message, config_error=project)
         self._refresh(project, document)
         notifications: list[Notification] = []
         findings = run_rules(document, project.enabled, notifications)

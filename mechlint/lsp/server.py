@@ -22,9 +22,10 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from mechlint import __version__
+from mechlint.errors import ConfigError
 from mechlint.lsp import actions, authoring
-from mechlint.lsp.checker import Checked, Checker
-from mechlint.lsp.diagnostics import diagnostic, diagnostics
+from mechlint.lsp.checker import INVALID_CONFIG, Checked, Checker
+from mechlint.lsp.diagnostics import SOURCE, diagnostic, diagnostics
 from mechlint.lsp.positions import TextIndex
 from mechlint.model import Result
 
@@ -44,6 +45,8 @@ class MechlintServer(LanguageServer):
         self.checked: dict[str, tuple[int | None, Checked]] = {}
         #: The last data of each document that parsed, for completion while the text is broken.
         self.last_data: dict[str, Any] = {}
+        #: Configuration files whose error is shown in them.
+        self.config_uris: set[str] = set()
 
     def report(self, message: str) -> None:
         log.warning("%s", message)
@@ -87,7 +90,21 @@ class MechlintServer(LanguageServer):
             self.last_data[uri] = checked.document.data
         self.checked[uri] = (version, checked)
         self.publish(uri, version, diagnostics(checked.results, self.index(text), uri, checked.rules))
+        self.publish_config_error(checked.config_error)
         return checked
+
+    def publish_config_error(self, error: ConfigError | None) -> None:
+        """The configuration's error at its line in the configuration file; cleared once it is fixed."""
+        if error is None or error.path is None:
+            return
+        uri = Path(error.path).absolute().as_uri()
+        line = max((error.line or 1) - 1, 0)
+        where = types.Range(types.Position(line, 0), types.Position(line + 1, 0))
+        found = types.Diagnostic(
+            where, error.message, types.DiagnosticSeverity.Error, code=INVALID_CONFIG, source=SOURCE
+        )
+        self.config_uris.add(uri)
+        self.publish(uri, None, [found])
 
     def current(self, uri: str) -> Checked | None:
         """The check of the document's present version, made now if the last one is older."""
@@ -113,6 +130,9 @@ class MechlintServer(LanguageServer):
         """Check every open document again, after reading the configuration (or only the sources) again."""
         if configuration:
             self.checker.reload()
+            for uri in self.config_uris:  # published again below if still broken
+                self.publish(uri, None, [])
+            self.config_uris.clear()
         else:
             self.checker.reload_sources()
         for uri in list(self.checked):
