@@ -405,3 +405,15 @@ def test_a_client_that_counts_in_utf8_gets_utf8_positions(project: Path) -> None
         assert expected in starts
     finally:
         assert started.close() == 0
+
+
+def test_a_file_the_new_include_globs_select_is_checked(client: Client, project: Path) -> None:
+    other = project / "content" / "drawing.json"
+    other.write_text((project / POST).read_text(encoding="utf-8"), encoding="utf-8")
+    uri = open_file(client, other)
+    assert client.diagnostics(uri) == []
+    (project / "mechlint.toml").write_text('include = ["content/*.json"]\n', encoding="utf-8")
+    client.notify(
+        "workspace/didChangeWatchedFiles", {"changes": [{"uri": (project / "mechlint.toml").as_uri(), "type": 1}]}
+    )
+    assert "a11y/reading-time" in {d["code"] for d in client.diagnostics(uri)}

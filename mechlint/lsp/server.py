@@ -70,7 +70,9 @@ class MechlintServer(LanguageServer):
 
     def check(self, uri: str) -> Checked | None:
         """Check the document as it is now and publish its diagnostics (none for a file not selected)."""
-        self.pending.pop(uri, None)
+        handle = self.pending.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
         path = self.path_of(uri)
         if path is None or not self.is_open(uri):
             return None
@@ -79,7 +81,8 @@ class MechlintServer(LanguageServer):
         try:
             if not self.checker.selected(path):
                 self.checked.pop(uri, None)
-                self.publish(uri, version, [])
+                if uri not in self.config_uris:  # a configuration file keeps the error shown in it
+                    self.publish(uri, version, [])
                 return None
             checked = self.checker.check(path, text, path.name)
         except Exception as error:
@@ -135,7 +138,7 @@ class MechlintServer(LanguageServer):
             self.config_uris.clear()
         else:
             self.checker.reload_sources()
-        for uri in list(self.checked):
+        for uri in list(self.workspace.text_documents):  # a file the new globs select, too
             self.guard(lambda uri=uri: self.check(uri), None)  # type: ignore[misc]
 
     def guard(self, handler: Callable[[], T], fallback: T) -> T:
