@@ -73,14 +73,18 @@ class Client:
         else:
             self.responses[message["id"]] = message
 
-    def request(self, method: str, params: Any, timeout: float = 30) -> Any:
+    def response(self, method: str, params: Any, timeout: float = 30) -> dict[str, Any]:
+        """The whole response to a request: its ``result`` or its ``error``."""
         self.next_id += 1
         number = self.next_id
         self.send({"id": number, "method": method, "params": params})
         deadline = time.monotonic() + timeout
         while number not in self.responses:
             self._pump(max(0.01, deadline - time.monotonic()))
-        response = self.responses.pop(number)
+        return self.responses.pop(number)
+
+    def request(self, method: str, params: Any, timeout: float = 30) -> Any:
+        response = self.response(method, params, timeout)
         assert "error" not in response, response
         return response["result"]
 

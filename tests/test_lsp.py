@@ -248,8 +248,9 @@ def test_broken_input_is_a_diagnostic_and_the_server_keeps_serving(client: Clien
     assert [d["code"] for d in client.diagnostics(uri, version=3)] == ["schema/invalid-json"]
     client.send_raw(b"Content-Length: 9\r\n\r\n{not json")
     client.notify("textDocument/didChange", {"textDocument": {"uri": 7}})
-    # Invalid params (pygls 2 logs them and sends no answer): the server goes on serving.
-    client.send({"id": 999, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {}}})
+    # Parameters that do not fit the protocol: an error answer (-32602), and the server goes on serving.
+    bad = client.response("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": -1}})
+    assert bad["error"]["code"] == -32602
     client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 10**6, "character": 0}})
     client.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 99}})
     unopened = project / "content" / "x" / "mechanisms" / "closed.json"  # never opened: never read from disk

@@ -18,7 +18,10 @@ from typing import Any, TypeVar
 from urllib.parse import unquote
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCNotification
 from pygls.uris import to_fs_path
 
 from mechlint import __version__
@@ -36,9 +39,27 @@ log = logging.getLogger("mechlint.lsp")
 T = TypeVar("T")
 
 
+#: What a request that was already answered with an error becomes: a notification nobody handles.
+_ANSWERED = "$/mechlint/answered"
+
+
+class _Protocol(LanguageServerProtocol):
+    """pygls's protocol, but a request whose parameters do not fit gets its error answer (pygls sends none)."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if not ("id" in data and "method" in data and isinstance(data["id"], int | str)):
+                raise
+            log.warning("answered %s with %s: its parameters do not fit the protocol", data["method"], error.message)
+            self._send_response(data["id"], error=error.to_response_error())
+            return JsonRPCNotification(method=_ANSWERED, jsonrpc="2.0", params=None)
+
+
 class MechlintServer(LanguageServer):
     def __init__(self, root: Path | None = None, debounce: float = DEBOUNCE) -> None:
-        super().__init__("mechlint", __version__)
+        super().__init__("mechlint", __version__, protocol_cls=_Protocol)
         self.checker = Checker(root, self.report)
         self.debounce = debounce
         self.pending: dict[str, asyncio.TimerHandle] = {}
