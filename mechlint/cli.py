@@ -240,6 +240,18 @@ def show_rule(
     typer.echo(printable_lines(rule_markdown(rules[rule_id])), nl=False)
 
 
+@app.command()
+def server(
+    root: Annotated[
+        Path | None, typer.Option(help="Source paths are relative to this folder (as check --root).")
+    ] = None,
+) -> None:
+    """Run the language server (LSP over standard input and output) for editors."""
+    from mechlint.lsp.server import main as serve
+
+    raise typer.Exit(serve(root))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code instead of raising."""
     return guarded(lambda: _run_app(argv))
