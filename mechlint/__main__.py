@@ -1,3 +1,3 @@
-from mechlint.entry import run
+from mechlint.cli.entry import run
 
 run()

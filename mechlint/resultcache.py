@@ -8,7 +8,7 @@ version. A hit skips every rule and gives back the same findings.
 A repository must never be able to carry the cache: a committed entry that
 matched would turn a failure into a pass. So the cache is never read from
 the repository (``mechlint check`` keeps it in the user's cache folder, see
-:func:`mechlint.commands.result_cache_folder`), and each entry carries an
+:func:`result_cache_folder`), and each entry carries an
 HMAC-SHA256 over its key and value under a per-user random secret
 (``secret.key``, mode 0600, beside the database): an entry that was not
 written by this user's mechlint, or that does not decode, is a miss. The
@@ -278,3 +278,17 @@ def code_stamp() -> list[tuple[str, int, int]]:
 
 def fingerprint(parts: list[Any]) -> str:
     return hashlib.sha256(repr([code_stamp(), parts]).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def result_cache_folder(project_root: Path) -> Path | None:
+    """Where ``check`` keeps its result cache for this project: the user's cache folder, never the repository.
+
+    ``None`` (run without the cache) when there is no home folder, or when the
+    cache folder is inside the project, where a repository could carry it.
+    """
+    from mechlint.sqlite import user_cache_folder
+
+    folder = user_cache_folder()
+    if folder is None or Path(os.path.realpath(folder)).is_relative_to(project_root):
+        return None
+    return folder / "results" / hashlib.sha256(os.fsencode(project_root)).hexdigest()[:16]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from mechlint.cli import app, main
+from mechlint.cli.app import app, main
 
 from .conftest import CLEAN, FIXTURES, ROOT, SEED
 

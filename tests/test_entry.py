@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mechlint import cli, entry
+from mechlint.cli import app, entry, fast_check
 
 from .conftest import CLEAN
 from .gitrepo import write
@@ -15,11 +15,11 @@ from .gitrepo import write
 def test_every_option_of_check_is_known_to_the_fast_parser() -> None:
     import typer.main
 
-    command = typer.main.get_command(cli.app)
+    command = typer.main.get_command(app.app)
     check = command.commands["check"]  # type: ignore[attr-defined]
     names = {name for param in check.params for name in (*param.opts, *param.secondary_opts) if name.startswith("-")}
     names.discard("--help")
-    assert names == set(entry.OPTIONS)
+    assert names == set(fast_check.OPTIONS)
 
 
 @pytest.fixture
@@ -51,11 +51,11 @@ ARGUMENT_LISTS = [
 
 @pytest.mark.parametrize("arguments", ARGUMENT_LISTS, ids=lambda a: " ".join(a))
 def test_fast_and_full_paths_agree(tree: Path, arguments: list[str], capfd: pytest.CaptureFixture[str]) -> None:
-    assert entry.parse_check(arguments) is not None
+    assert fast_check.parse_check(arguments) is not None
     fast_code = entry.main(["check", *arguments])
     fast = capfd.readouterr()
     fast_file = (tree / "out.json").read_text() if (tree / "out.json").exists() else None
-    full_code = cli.main(["check", *arguments])
+    full_code = app.main(["check", *arguments])
     full = capfd.readouterr()
     full_file = (tree / "out.json").read_text() if (tree / "out.json").exists() else None
     assert (fast_code, fast.out, fast.err, fast_file) == (full_code, full.out, full.err, full_file)
@@ -75,7 +75,7 @@ def test_fast_and_full_paths_agree(tree: Path, arguments: list[str], capfd: pyte
     ],
 )
 def test_anything_unusual_goes_to_typer(arguments: list[str]) -> None:
-    assert entry.parse_check(arguments) is None
+    assert fast_check.parse_check(arguments) is None
 
 
 def test_other_commands_go_to_typer(tree: Path, capfd: pytest.CaptureFixture[str]) -> None:

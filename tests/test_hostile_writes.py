@@ -176,7 +176,7 @@ import pwd, sys
 def no_entry(uid):
     raise KeyError(uid)
 pwd.getpwuid = no_entry
-from mechlint.entry import main
+from mechlint.cli import main
 sys.exit(main())
 """
 

@@ -95,7 +95,7 @@ def test_place_at_reads_broken_text_up_to_the_cursor(text: str, path: tuple[obje
 
 
 def test_check_does_not_import_the_language_server() -> None:
-    code = "import sys, mechlint.entry, mechlint.cli; assert not {'pygls', 'lsprotocol'} & set(sys.modules)"
+    code = "import sys, mechlint.cli, mechlint.cli.app; assert not {'pygls', 'lsprotocol'} & set(sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 

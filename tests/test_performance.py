@@ -85,7 +85,7 @@ def test_cache_follows_sources_configuration_and_corruption(tmp_path: Path) -> N
 
 
 def test_cli_cache_and_jobs(blog: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from mechlint.entry import main
+    from mechlint.cli import main
 
     monkeypatch.chdir(blog)
     assert main(["check", "-f", "json", "--no-cache", "content"]) == 1

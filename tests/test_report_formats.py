@@ -200,13 +200,13 @@ def test_quiet_prints_only_the_summary_and_twice_quiet_nothing(tree: Path, fail_
 def test_the_fast_parser_and_typer_agree_on_the_new_options(
     tree: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    from mechlint import cli, entry
+    from mechlint.cli import app, entry, fast_check
 
     monkeypatch.chdir(tree)
     for arguments in (["-qq", "."], ["-q", "--statistics", "."], ["--show-source", "."], ["--no-show-source", "."]):
-        assert entry.parse_check(arguments) is not None
+        assert fast_check.parse_check(arguments) is not None
         fast = (entry.main(["check", *arguments]), capfd.readouterr())
-        full = (cli.main(["check", *arguments]), capfd.readouterr())
+        full = (app.main(["check", *arguments]), capfd.readouterr())
         assert fast == full
 
 

@@ -1,38 +1,21 @@
-"""The ``mechlint`` console script: a fast path for ``check``, typer for everything else.
+"""The fast path of ``check``: a small parser that knows exactly the options of ``check``, without typer.
 
 A pre-commit hook runs ``mechlint check FILE...`` on every commit, and typer
-(with pydantic) takes longer to import than checking a file. So the common
-``check`` invocations are parsed here, by a small parser that knows exactly
-the options of ``check``, and run through the same :func:`run_check` as the
-full command line. Anything it does not fully understand (``--help``, an
-unknown option, a bad value, another command) goes to :func:`mechlint.cli.main`,
-which prints typer's usual help and errors. A test checks that both paths
-accept the same options and give the same output.
+(with click) takes longer to import than checking a file. :func:`parse_check`
+reads the common ``check`` invocations; anything it does not fully understand
+(``--help``, an unknown option, a bad value) gives ``None``, and the console
+script (:mod:`mechlint.cli.entry`) hands the arguments to typer, which prints
+its usual help and errors. A test checks that both parsers know the same
+options and give the same output.
 """
 
 from __future__ import annotations
 
-import os
-import signal
+from pathlib import Path
 
-EXIT_INTERRUPTED = 130
+from mechlint.cli.run_check import CheckOptions, FailOn, Format
 
-
-def _interrupted(signum: int, frame: object) -> None:
-    """Ctrl-C outside a command (while starting or exiting): one line and 130, never a traceback."""
-    os.write(2, b"mechlint: interrupted\n")
-    os._exit(EXIT_INTERRUPTED)
-
-
-# First, before the imports below take their tens of milliseconds; a command then gets
-# KeyboardInterrupt back (see run), so that it can stop its workers and remove temporary files.
-if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-    signal.signal(signal.SIGINT, _interrupted)
-
-import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-from mechlint.commands import CheckOptions, FailOn, Format, guarded, run_check  # noqa: E402
+__all__ = ["OPTIONS", "parse_check"]
 
 #: option name → (field of CheckOptions, kind); kinds: value, list, flag, no-flag, count.
 OPTIONS: dict[str, tuple[str, str]] = {
@@ -124,29 +107,3 @@ def parse_check(argv: list[str]) -> CheckOptions | None:
         else:
             setattr(options, field_name, value)
     return options
-
-
-def main(argv: list[str] | None = None) -> int:
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] == ["check"]:
-        options = parse_check(arguments[1:])
-        if options is not None:
-            return guarded(lambda: run_check(options))
-    from mechlint.cli import main as full_main
-
-    return full_main(arguments)
-
-
-def run() -> None:
-    """The console script: Ctrl-C at any moment exits 130 with one line."""
-    if signal.getsignal(signal.SIGINT) is _interrupted:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # the command handles it (guarded)
-    try:
-        code = main()
-    except KeyboardInterrupt:  # between the handler and the command
-        code = EXIT_INTERRUPTED
-        os.write(2, b"mechlint: interrupted\n")
-    finally:
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, _interrupted)  # while flushing and exiting
-    sys.exit(code)

@@ -1,28 +1,31 @@
 """What ``mechlint check`` does once its arguments are parsed, without typer.
 
-Both the full command line (:mod:`mechlint.cli`, on typer) and the fast entry
-point (:mod:`mechlint.entry`, which parses the common ``check`` invocations
-itself so that a pre-commit run does not pay for importing typer) call
-:func:`run_check`, so the two cannot behave differently.
+Both the typer command (:mod:`mechlint.cli.check`) and the fast path
+(:mod:`mechlint.cli.fast_check`, which parses the common ``check`` invocations
+itself so that a pre-commit run does not pay for importing typer) build a
+:class:`CheckOptions` and call :func:`run_check`, so the two cannot behave
+differently.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mechlint import __version__
+from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error
+from mechlint.cli.output import text_width, use_color, write_output
 from mechlint.terminal import printable
 
 if TYPE_CHECKING:
     from mechlint.config import Config
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+__all__ = ["CACHE_FROM", "CheckOptions", "FailOn", "Format", "parse_outputs", "run_check", "split_commas"]
+
 #: Without --cache or --no-cache, the result cache is used for runs of this many files or more;
 #: for fewer, opening it costs more than it saves (see docs/benchmarks.md).
 CACHE_FROM = 50
@@ -68,74 +71,13 @@ class CheckOptions:
     quiet: int = 0
 
 
-def _error(message: str) -> None:
-    """The one place that prints an error: one line, with anything read from input made inert."""
-    sys.stdout.flush()
-    sys.stderr.write(f"mechlint: {printable(message)}\n")
-    sys.stderr.flush()
-
-
-def _split(values: list[str] | None) -> list[str]:
+def split_commas(values: list[str] | None) -> list[str]:
+    """``--select a,b --select c`` → ``[a, b, c]``."""
     return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
 
 
-def _use_color(choice: bool | None) -> bool:
-    if choice is not None:
-        return choice
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
-
-
-def _text_width(to_terminal: bool) -> int:
-    """Columns for the text report: ``COLUMNS``, else the terminal's (on one), else a default; at least 40."""
-    import shutil
-
-    from mechlint.report import DEFAULT_WIDTH
-
-    columns = os.environ.get("COLUMNS", "")
-    if columns.isascii() and columns.isdigit() and int(columns) > 0:
-        return max(int(columns), 40)
-    if to_terminal and sys.stdout.isatty():
-        return max(shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns, 40)
-    return DEFAULT_WIDTH
-
-
-def write_output(text: str, output: Path | None, inside: Path | None = None) -> None:
-    """Write to stdout, or to ``output`` (see :func:`mechlint.safeio.write_atomically`; ``inside``: the repository)."""
-    data = text.encode("utf-8", "backslashreplace")
-    if output is None:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        return
-    from mechlint.safeio import write_atomically
-
-    write_atomically(output, data, inside)
-
-
-def guarded(run: Callable[[], int]) -> int:
-    """Run a command; an interruption, a closed pipe or a bug becomes an exit code, never a traceback."""
-    try:
-        return run()
-    except KeyboardInterrupt:
-        _error("interrupted")
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        return EXIT_OK
-    except Exception as error:  # the last line of defence: never a traceback
-        _error(f"internal error ({type(error).__name__}: {error}); please report it")
-        return EXIT_USAGE
-
-
-class _Usage(Exception):
-    pass
-
-
 def parse_outputs(values: list[str]) -> tuple[Path | None, list[tuple[Format, Path]]]:
-    """``-o FILE`` (the --format report) and ``-o FORMAT:FILE`` (one more report)."""
+    """``-o FILE`` (the --format report) and ``-o FORMAT:FILE`` (one more report); ValueError for a second FILE."""
     main_output: Path | None = None
     extra: list[tuple[Format, Path]] = []
     for value in values:
@@ -145,7 +87,7 @@ def parse_outputs(values: list[str]) -> tuple[Path | None, list[tuple[Format, Pa
         elif main_output is None:
             main_output = Path(value)
         else:
-            raise _Usage(f"-o: only one FILE for the --format report; got {value!r} too (use FORMAT:FILE for more)")
+            raise ValueError(f"-o: only one FILE for the --format report; got {value!r} too (use FORMAT:FILE for more)")
     return main_output, extra
 
 
@@ -160,22 +102,6 @@ def _changed_targets(
     top, changed = changed_paths(Path.cwd(), since)
     candidates = discover([Path(t) for t in targets], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base)
     return [str(p) for p in select_changed(candidates, top, changed, root)]
-
-
-def result_cache_folder(project_root: Path) -> Path | None:
-    """Where ``check`` keeps its result cache for this project: the user's cache folder, never the repository.
-
-    ``None`` (run without the cache) when there is no home folder, or when the
-    cache folder is inside the project, where a repository could carry it.
-    """
-    import hashlib
-
-    from mechlint.sqlite import user_cache_folder
-
-    folder = user_cache_folder()
-    if folder is None or Path(os.path.realpath(folder)).is_relative_to(project_root):
-        return None
-    return folder / "results" / hashlib.sha256(os.fsencode(project_root)).hexdigest()[:16]
 
 
 def _given_files_targets(targets: list[str], config: Config, project_root: Path, root: Path | None) -> list[str]:
@@ -207,74 +133,34 @@ def _given_files_targets(targets: list[str], config: Config, project_root: Path,
     return [str(p) for p in select_changed(candidates, top, changed, root)]
 
 
-def _progress_delay() -> float:
-    """Seconds before the progress bar appears: 2, or ``MECHLINT_PROGRESS_AFTER``."""
-    try:
-        return max(float(os.environ.get("MECHLINT_PROGRESS_AFTER", "2")), 0.0)
-    except ValueError:
-        return 2.0
-
-
-class _ProgressBar:
-    """A rich progress bar on stderr (a terminal), shown once a run has taken two seconds."""
-
-    def __init__(self) -> None:
-        import time
-
-        self.clock = time.monotonic
-        self.delay = _progress_delay()
-        self.started = self.clock()
-        self.bar: Any = None
-        self.task: Any = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.bar is None:
-            if self.clock() - self.started < self.delay or done >= total:
-                return
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self.bar = Progress(console=Console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task("checking", total=total)
-        self.bar.update(self.task, completed=done)
-        if done >= total:
-            self.bar.stop()
-
-
-def _progress_bar() -> Callable[[int, int], None] | None:
-    """The progress bar, or nothing in CI, when stderr is not a terminal, or on a dumb terminal."""
-    if os.environ.get("CI") or not sys.stderr.isatty() or os.environ.get("TERM") == "dumb":
-        return None
-    return _ProgressBar()
-
-
 def run_check(options: CheckOptions) -> int:
     """Run ``mechlint check``; the exit code."""
     from mechlint.adoption import BASELINE_VERSION, baseline_text, load_baseline
+    from mechlint.cli.progress import progress_bar
     from mechlint.config import load_config
     from mechlint.discovery import UsageError, find_project_root
     from mechlint.engine import lint
     from mechlint.errors import ConfigError
     from mechlint.model import Keep
     from mechlint.report import OutputOptions, reporter
+    from mechlint.resultcache import result_cache_folder
 
     try:
         main_output, extra_outputs = parse_outputs(options.outputs)
-    except _Usage as error:
-        _error(str(error))
+    except ValueError as problem:
+        error(str(problem))
         return EXIT_USAGE
     baseline = options.baseline
     if options.update_baseline and baseline is None:
-        _error("--update-baseline needs --baseline FILE")
+        error("--update-baseline needs --baseline FILE")
         return EXIT_USAGE
     try:
         config = load_config(options.config_file).with_flags(
-            select=_split(options.select), ignore=_split(options.ignore), fail_on=options.fail_on
+            select=split_commas(options.select), ignore=split_commas(options.ignore), fail_on=options.fail_on
         )
         known = load_baseline(baseline) if baseline is not None and not options.update_baseline else None
-    except ConfigError as error:
-        _error(f"{error} [mechlint/invalid-config]")
+    except ConfigError as problem:
+        error(f"{problem} [mechlint/invalid-config]")
         return EXIT_USAGE
     if known is not None and known.version != BASELINE_VERSION and options.quiet < 2:
         sys.stderr.write(
@@ -282,18 +168,18 @@ def run_check(options: CheckOptions) -> int:
             "inserted above a finding shows it again. Rewrite it with --update-baseline.\n"
         )
     if options.update_baseline and (options.since is not None or options.changed_files):
-        _error("--update-baseline records the findings of the whole project; run it without --since or --changed-files")
+        error("--update-baseline records the findings of the whole project; run it without --since or --changed-files")
         return EXIT_USAGE
     if options.since is not None and options.changed_files:
-        _error("--since and --changed-files: use one (--changed-files takes the changed files as its paths)")
+        error("--since and --changed-files: use one (--changed-files takes the changed files as its paths)")
         return EXIT_USAGE
     root = options.root
     if root is not None and not root.is_dir():
-        _error(f"--root {root}: not a folder")
+        error(f"--root {root}: not a folder")
         return EXIT_USAGE
     output_format = options.output_format
     if options.statistics and output_format is not Format.text:
-        _error(f"--statistics counts findings in the text report; --format {output_format.value} has every finding")
+        error(f"--statistics counts findings in the text report; --format {output_format.value} has every finding")
         return EXIT_USAGE
     project_root = (root or find_project_root(Path.cwd())).resolve()
     targets = options.paths or ["."]
@@ -321,23 +207,23 @@ def run_check(options: CheckOptions) -> int:
             jobs=options.jobs,
             cache=result_cache_folder(project_root) if options.cache is not False else None,
             cache_from=CACHE_FROM if options.cache is None else 0,
-            progress=_progress_bar() if options.quiet < 2 else None,
+            progress=progress_bar() if options.quiet < 2 else None,
             # only a baseline and fingerprints need them (a given baseline and SARIF turn them on)
             value_hashes=options.update_baseline or Format.gitlab in formats,
         )
-    except UsageError as error:
-        _error(str(error))
+    except UsageError as problem:
+        error(str(problem))
         return EXIT_USAGE
     plain = OutputOptions(
         root_uri=project_root.as_uri().rstrip("/") + "/",
         tool_version=__version__,
-        width=_text_width(to_terminal=False),
+        width=text_width(to_terminal=False),
         show_source=options.show_source,
     )
     shown = replace(
         plain,
-        color=main_output is None and output_format is Format.text and _use_color(options.color),
-        width=_text_width(to_terminal=main_output is None),
+        color=main_output is None and output_format is Format.text and use_color(options.color),
+        width=text_width(to_terminal=main_output is None),
         statistics=options.statistics,
         quiet=options.quiet if main_output is None else 0,  # -q quiets standard output; files are complete
     )
@@ -353,14 +239,14 @@ def run_check(options: CheckOptions) -> int:
             text = reporter(kind.value)(report, how)
         try:
             write_output(text, target, project_root)
-        except OSError as error:
-            _error(f"cannot write {target}: {error.strerror or error}")
+        except OSError as problem:
+            error(f"cannot write {target}: {problem.strerror or problem}")
             return EXIT_USAGE
     if options.update_baseline and baseline is not None:
         try:
             write_output(baseline_text(report.files), baseline, project_root)
-        except OSError as error:
-            _error(f"cannot write {baseline}: {error.strerror or error}")
+        except OSError as problem:
+            error(f"cannot write {baseline}: {problem.strerror or problem}")
             return EXIT_USAGE
         if options.quiet < 2:
             sys.stderr.write(f"Wrote {len(report.results)} findings to the baseline {printable(str(baseline))}.\n")

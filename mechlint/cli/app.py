@@ -1,0 +1,79 @@
+"""The typer app: registers every command and runs the full command line.
+
+``main(argv) -> int`` never lets a traceback reach the user. The console
+script (:mod:`mechlint.cli.entry`) comes here for everything but the common
+``check`` invocations. To add a command, write it in its own module here and
+register it below.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from mechlint import __version__
+from mechlint.cli import attest, check, fix, pin, rules, server
+from mechlint.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, guarded
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="mechlint",
+    help="Check the mechanism files of a technical blog: schema, references and more.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"mechlint {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        Optional[bool],  # noqa: UP045 - typer needs Optional on Python 3.11
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = None,
+) -> None:
+    """mechlint: a linter for mechanism files."""
+
+
+app.command()(check.check)
+app.command()(fix.fix)
+app.command("rules")(rules.list_rules)
+app.command("rule")(rules.show_rule)
+app.command()(pin.pin)
+app.command()(attest.keygen)
+app.command()(attest.attest)
+app.command()(attest.verify)
+app.command()(server.server)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the full command line on ``argv``; the exit code instead of raising."""
+    return guarded(lambda: _run_app(argv))
+
+
+def _run_app(argv: list[str] | None) -> int:
+    try:
+        result = app(args=argv, prog_name="mechlint", standalone_mode=False)
+    except typer.Exit as done:
+        result = int(done.exit_code)
+    except typer.TyperException as problem:  # usage errors: unknown option, bad value
+        show = getattr(problem, "show", None)
+        if callable(show):
+            show()
+        else:
+            error(problem.format_message())
+        return EXIT_USAGE
+    except typer.Abort:
+        raise KeyboardInterrupt from None
+    if result == EXIT_INTERRUPTED:  # typer turns Ctrl-C inside a command into a silent Exit(130)
+        raise KeyboardInterrupt
+    return result if isinstance(result, int) else EXIT_OK

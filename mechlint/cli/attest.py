@@ -1,0 +1,91 @@
+"""``mechlint keygen``, ``attest`` and ``verify``: signed in-toto statements over a file and its sources."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from mechlint import __version__
+from mechlint.cli.exits import EXIT_FINDINGS, EXIT_USAGE, error
+from mechlint.cli.inputs import RootOption, provenance_or_exit, read_or_exit
+from mechlint.terminal import printable
+
+__all__ = ["attest", "keygen", "verify"]
+
+
+def keygen(
+    prefix: Annotated[Path, typer.Argument(help="Writes PREFIX.key (private, mode 0600) and PREFIX.pub.")],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite existing key files.")] = False,
+) -> None:
+    """Write an Ed25519 key pair for attest and verify."""
+    from mechlint.attest import AttestError
+    from mechlint.attest import keygen as make_keys
+
+    try:
+        private, public = make_keys(prefix, force=force)
+    except AttestError as problem:
+        error(str(problem))
+        raise typer.Exit(EXIT_USAGE) from None
+    typer.echo(printable(f"Wrote {private} (keep it secret) and {public}."))
+
+
+def attest(
+    file: Annotated[Path, typer.Argument(help="The mechanism file to attest.")],
+    key: Annotated[Path, typer.Option("--key", help="The private key (PREFIX.key).")],
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Default: FILE.intoto.jsonl.")] = None,  # noqa: UP045
+    root: RootOption = None,
+) -> None:
+    """Sign an in-toto statement over the file and its sources (a DSSE envelope)."""
+    import json
+
+    from mechlint.attest import AttestError, load_private_key, sign, statement
+    from mechlint.discovery import find_project_root
+    from mechlint.document import load
+    from mechlint.safeio import write_atomically
+
+    raw = read_or_exit(file)
+    document = load(str(file), raw)
+    if not document.parsed:
+        error(f"{file} is not valid JSON; run mechlint check")
+        raise typer.Exit(EXIT_FINDINGS)
+    provenance = provenance_or_exit(root)
+    try:
+        private_key = load_private_key(key)
+        envelope = sign(statement(file.absolute(), raw, document.data, provenance, __version__), private_key)
+    except AttestError as problem:
+        error(str(problem))
+        raise typer.Exit(EXIT_FINDINGS) from None
+    finally:
+        provenance.close()
+    target = output or file.with_name(file.name + ".intoto.jsonl")
+    try:
+        data = (json.dumps(envelope, sort_keys=True) + "\n").encode("utf-8")
+        write_atomically(target, data, find_project_root(file.absolute().parent))
+    except OSError as problem:
+        error(f"cannot write {target}: {problem.strerror or problem}")
+        raise typer.Exit(EXIT_USAGE) from None
+    typer.echo(printable(f"Wrote {target}."))
+
+
+def verify(
+    file: Annotated[Path, typer.Argument(help="The mechanism file to verify.")],
+    key: Annotated[Path, typer.Option("--key", help="The trusted public key (PREFIX.pub).")],
+    attestation: Annotated[Optional[Path], typer.Option(help="Default: FILE.intoto.jsonl.")] = None,  # noqa: UP045
+    root: RootOption = None,
+) -> None:
+    """Exit 0 only if the signature verifies with KEY and every subject matches the bytes now."""
+    from mechlint.attest import AttestError
+    from mechlint.attest import verify as check_attestation
+
+    provenance = provenance_or_exit(root)
+    envelope = attestation or file.with_name(file.name + ".intoto.jsonl")
+    try:
+        checked = check_attestation(file, envelope, key, provenance)
+    except AttestError as problem:
+        error(f"verification failed: {problem}")
+        raise typer.Exit(EXIT_FINDINGS) from None
+    finally:
+        provenance.close()
+    typer.echo(printable(f"Verified {file}: signature good, {len(checked)} subjects match."))

@@ -1,0 +1,60 @@
+"""The ``mechlint`` console script (and ``python -m mechlint``): the fast path for ``check``, the app for the rest.
+
+:func:`main` runs ``check`` through :func:`mechlint.cli.fast_check.parse_check`
+when that parser understands every argument, so that a pre-commit run does not
+import typer; anything else goes to :func:`mechlint.cli.app.main`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+EXIT_INTERRUPTED = 130  # mechlint.cli.exits.EXIT_INTERRUPTED, before any import
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """Ctrl-C outside a command (while starting or exiting): one line and 130, never a traceback."""
+    os.write(2, b"mechlint: interrupted\n")
+    os._exit(EXIT_INTERRUPTED)
+
+
+# First, before the imports below take their tens of milliseconds; a command then gets
+# KeyboardInterrupt back (see run), so that it can stop its workers and remove temporary files.
+if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted)
+
+import sys  # noqa: E402
+
+from mechlint.cli.exits import guarded  # noqa: E402
+from mechlint.cli.fast_check import parse_check  # noqa: E402
+from mechlint.cli.run_check import run_check  # noqa: E402
+
+__all__ = ["main", "run"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line on ``argv`` (default: ``sys.argv[1:]``); the exit code, never a traceback."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["check"]:
+        options = parse_check(arguments[1:])
+        if options is not None:
+            return guarded(lambda: run_check(options))
+    from mechlint.cli.app import main as app_main
+
+    return app_main(arguments)
+
+
+def run() -> None:
+    """The console script: Ctrl-C at any moment exits 130 with one line."""
+    if signal.getsignal(signal.SIGINT) is _interrupted:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # the command handles it (guarded)
+    try:
+        code = main()
+    except KeyboardInterrupt:  # between the handler and the command
+        code = EXIT_INTERRUPTED
+        os.write(2, b"mechlint: interrupted\n")
+    finally:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _interrupted)  # while flushing and exiting
+    sys.exit(code)

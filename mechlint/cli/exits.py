@@ -1,0 +1,37 @@
+"""Exit codes, the one error printer, and :func:`guarded`, which turns any failure into an exit code.
+
+Exit codes: 0 nothing at or above ``--fail-on``, 1 findings, 2 usage or
+configuration error, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from mechlint.terminal import printable
+
+__all__ = ["EXIT_FINDINGS", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "error", "guarded"]
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def error(message: str) -> None:
+    """The one place that prints an error: one line, with anything read from input made inert."""
+    sys.stdout.flush()
+    sys.stderr.write(f"mechlint: {printable(message)}\n")
+    sys.stderr.flush()
+
+
+def guarded(run: Callable[[], int]) -> int:
+    """Run a command; an interruption, a closed pipe or a bug becomes an exit code, never a traceback."""
+    try:
+        return run()
+    except KeyboardInterrupt:
+        error("interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as failure:  # the last line of defence: never a traceback
+        error(f"internal error ({type(failure).__name__}: {failure}); please report it")
+        return EXIT_USAGE

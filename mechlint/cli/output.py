@@ -1,0 +1,47 @@
+"""Writing what a command prints: to standard output or to a file, and how the text report looks there."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+__all__ = ["text_width", "use_color", "write_output"]
+
+
+def use_color(choice: bool | None) -> bool:
+    """``--color/--no-color``, else ``NO_COLOR`` / ``FORCE_COLOR``, else whether standard output is a terminal."""
+    if choice is not None:
+        return choice
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def text_width(to_terminal: bool) -> int:
+    """Columns for the text report: ``COLUMNS``, else the terminal's (on one), else a default; at least 40."""
+    import shutil
+
+    from mechlint.report import DEFAULT_WIDTH
+
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isascii() and columns.isdigit() and int(columns) > 0:
+        return max(int(columns), 40)
+    if to_terminal and sys.stdout.isatty():
+        return max(shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns, 40)
+    return DEFAULT_WIDTH
+
+
+def write_output(text: str, output: Path | None, inside: Path | None = None) -> None:
+    """Write to stdout, or to ``output`` (see :func:`mechlint.safeio.write_atomically`; ``inside``: the repository)."""
+    data = text.encode("utf-8", "backslashreplace")
+    if output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    from mechlint.safeio import write_atomically
+
+    write_atomically(output, data, inside)

@@ -1,0 +1,53 @@
+"""``mechlint rules`` (every rule with its level) and ``mechlint rule ID`` (one rule's documentation)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from mechlint.cli.exits import EXIT_USAGE, error
+from mechlint.cli.inputs import ConfigOption, config_or_exit
+from mechlint.terminal import printable, printable_lines
+
+__all__ = ["list_rules", "show_rule"]
+
+
+def list_rules(
+    config_file: ConfigOption = None,
+) -> None:
+    """List every rule (built-in and from the configuration) with its level (as configured) and summary."""
+    config = config_or_exit(config_file)
+    levels = {entry.rule.meta.id: entry.level.label for entry in config.enabled()}
+    rules = list(config.known_rules().values())
+    width = max(len(rule.meta.id) for rule in rules)
+    for rule in rules:
+        level = levels.get(rule.meta.id, "off")
+        typer.echo(printable(f"{rule.meta.id:<{width}}  {level:<7}  {rule.meta.summary}"))
+
+
+def show_rule(
+    rule_id: Annotated[str, typer.Argument(help="A rule id such as reference/unknown-target.")],
+    config_file: ConfigOption = None,
+) -> None:
+    """Print the full documentation of one rule, built-in or from the configuration (an invariant)."""
+    from mechlint.config import load_config
+    from mechlint.docs import rule_markdown
+    from mechlint.errors import ConfigError
+    from mechlint.lookalike import closest, explain
+    from mechlint.registry import rules_by_id
+
+    rules = rules_by_id()
+    try:
+        rules = load_config(config_file).known_rules()
+    except ConfigError as problem:
+        if rule_id not in rules:  # a built-in rule is documented even when the configuration is broken
+            error(f"{problem} [mechlint/invalid-config]")
+            raise typer.Exit(EXIT_USAGE) from None
+    if rule_id not in rules:
+        close = closest(rule_id, list(rules))
+        alike = f" ({explain(rule_id, close)})" if close and explain(rule_id, close) else ""
+        hint = f"; did you mean {close}?{alike}" if close else "; `mechlint rules` lists them"
+        error(f"no rule {rule_id!r}{hint}")
+        raise typer.Exit(EXIT_USAGE)
+    typer.echo(printable_lines(rule_markdown(rules[rule_id])), nl=False)

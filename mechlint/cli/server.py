@@ -1,0 +1,21 @@
+"""``mechlint server``: the language server for editors (:mod:`mechlint.lsp`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["server"]
+
+
+def server(
+    root: Annotated[
+        Path | None, typer.Option(help="Source paths are relative to this folder (as check --root).")
+    ] = None,
+) -> None:
+    """Run the language server (LSP over standard input and output) for editors."""
+    from mechlint.lsp.server import main as serve
+
+    raise typer.Exit(serve(root))
