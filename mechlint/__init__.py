@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from mechlint.version import __version__
 
 # Not ``typing.TYPE_CHECKING``: importing typing here would delay the console script's Ctrl-C handler.
 TYPE_CHECKING = False

@@ -17,6 +17,9 @@ limitation or a step above a finding leaves it hidden. The pointer is kept
 only to tell equal candidates apart: a finding whose pointer is recorded is
 matched first. Version 1 files (keyed on the pointer) are still read, with
 their old matching, and ``mechlint check`` suggests rewriting them.
+
+Long: suppressions and baselines are the two halves of one feature (hiding known findings) and share
+the matching of a finding to a recorded entry; split, each half would need the other.
 """
 
 from __future__ import annotations
@@ -33,11 +36,12 @@ from typing import Any
 from mechlint.discovery import glob_regex
 from mechlint.errors import ConfigError
 from mechlint.model import FileReport, Result
+from mechlint.rules.mechlint.unused_suppression import META as UNUSED_SUPPRESSION_RULE
 
 BASELINE_VERSION = 2
 _NAMING_KEYS = ("id", "path", "title", "name")
 MAX_BASELINE = 64 * 1024 * 1024
-UNUSED_SUPPRESSION = "mechlint/unused-suppression"
+UNUSED_SUPPRESSION = UNUSED_SUPPRESSION_RULE.id
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,9 @@ The file is ``mechlint.toml`` (its top level is the configuration) or the
 ``[tool.mechlint]`` table of ``pyproject.toml``; in one folder
 ``mechlint.toml`` wins. Every key and type is checked; anything wrong is a
 :class:`ConfigError` that names the file, the key and what was expected.
+
+Long: loading, checking every key and merging the flags are one pipeline over one dataclass; each key's
+check sits next to its default.
 """
 
 from __future__ import annotations
@@ -106,6 +109,11 @@ class Config:
                 raise ConfigError(f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)}; got {fail_on!r}")
             changes["fail_on"] = fail_on
         return replace(self, **changes)
+
+    def frozen_pattern(self) -> str | None:
+        """The ``pattern`` option of ``provenance/frozen-copy-mismatch``, when it is set to a string."""
+        pattern = self.options.get("provenance/frozen-copy-mismatch", {}).get("pattern")
+        return pattern if isinstance(pattern, str) else None
 
     def enabled(self) -> list[EnabledRule]:
         """The rules this run applies, with their levels and options."""

@@ -108,11 +108,11 @@ def check_schema(data: Any, schema_name: str, path: Path, text: str) -> None:
     from jsonschema import Draft202012Validator
 
     from mechlint.resources import schema
-    from mechlint.rules.schema.violation import describe_errors
+    from mechlint.schema_errors import describe_errors
 
     validator = Draft202012Validator(schema(schema_name))
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    for finding in describe_errors(errors):
+    for finding in describe_errors(errors, "schema/violation"):
         problem = finding.message.replace("the document", "the file")
         key = re.search(r"\"([^\"]+)\"", problem)
         raise ConfigError(problem, path, line_of(text, key.group(1)) if key else None)

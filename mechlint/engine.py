@@ -7,13 +7,12 @@ findings of each file on lines and columns. It prints nothing.
 
 from __future__ import annotations
 
-import gc
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mechlint.adoption import (
     UNUSED_SUPPRESSION,
@@ -23,15 +22,14 @@ from mechlint.adoption import (
     context_of,
     value_hash,
 )
+from mechlint.checking import place, run_rules
 from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
-from mechlint.discovery import Candidate, discover, find_project_root, lexical_relative, read_file
+from mechlint.discovery import Candidate, discover, find_project_root, read_file
 from mechlint.document import Document, load
+from mechlint.gctuning import PausedCollector
 from mechlint.model import (
     FileReport,
-    Finding,
     Keep,
-    Level,
-    LocatedTrace,
     Notification,
     Region,
     Report,
@@ -39,8 +37,9 @@ from mechlint.model import (
     RuleInfo,
 )
 from mechlint.parallel import default_jobs, run_all
+from mechlint.paths import display_path, relative_to_base, repository_uri
 from mechlint.report.fingerprint import line_fingerprints
-from mechlint.rules.schema.unsupported_version import unsupported
+from mechlint.rules.mechlint.unreadable_file import META as UNREADABLE_FILE_RULE
 from mechlint.run import Run
 from mechlint.views import as_object, items
 
@@ -48,73 +47,69 @@ if TYPE_CHECKING:  # the result cache (and SQLite) is imported only by runs that
     from mechlint.model import Story
     from mechlint.resultcache import ResultCache
 
-INTERNAL_ERROR = "mechlint/internal-error"
-UNREADABLE_FILE = "mechlint/unreadable-file"
-#: Changes whenever the cached form of a result changes (2: results carry their context).
-RESULTS_FORMAT = 2
-_STAGE_ORDER = {"load": 0, "version": 1, "document": 2}
 
+@dataclass(frozen=True, slots=True)
+class LintOptions:
+    """How :func:`lint` runs, besides what it checks (``paths``) and the configuration.
 
-def relative_posix(path: Path, base: Path) -> str | None:
-    """``path.relative_to(base).as_posix()`` (lexical, as pathlib does it), or ``None``; with strings, so cheaper."""
-    return lexical_relative(path.as_posix(), base.as_posix())
+    ``root``: the project root (default: the nearest folder with ``.git``).
+    Source paths are relative to ``source_root`` when given, else to the git
+    repository that holds each mechanism file. Findings matched by a
+    configured suppression or recorded in ``baseline`` (named ``baseline_name``
+    in messages) are marked suppressed, and left out unless
+    ``show_suppressed``. ``jobs`` worker processes (by default, one per core
+    for large runs) give the same report as one; ``progress(done, total)`` is
+    called as files are finished. With ``cache`` (a folder), results of
+    unchanged files are reused (see :mod:`mechlint.resultcache`) when the run
+    checks at least ``cache_from`` files (below that, opening it costs more
+    than it saves). ``fingerprints`` adds the line fingerprints SARIF needs.
+    ``value_hashes=False`` leaves ``Result.value_hash`` and ``Result.context``
+    empty (only baselines and fingerprints need them), unless a baseline or
+    the cache is in use. ``keep`` says which checked files the report holds
+    (:class:`~mechlint.model.Keep`): by default those with findings;
+    ``Keep.FILES`` every checked file, findings or not; ``Keep.STORIES``
+    every checked file with its :class:`~mechlint.story.Story`.
+    """
 
-
-def display_path(path: Path, cwd: Path) -> str:
-    """How a person refers to ``path``: relative to the working folder if inside it."""
-    return relative_posix(path, cwd) or path.as_posix()
-
-
-def repository_uri(path: Path, root: Path) -> str:
-    """The path relative to the project root, for SARIF and GitHub; absolute if outside."""
-    relative = relative_posix(path, root)
-    return relative if relative is not None else path.as_uri()
+    root: Path | None = None
+    source_root: Path | None = None
+    show_suppressed: bool = False
+    baseline: Baseline | None = None
+    baseline_name: str = ""
+    jobs: int | None = None
+    progress: Callable[[int, int], None] | None = None
+    cache: Path | None = None
+    cache_from: int = 0
+    fingerprints: bool = False
+    value_hashes: bool = True
+    keep: Keep = Keep.FINDINGS
 
 
 def lint(
     paths: Iterable[str | os.PathLike[str]] = (".",),
     config: Config | None = None,
-    *,
-    root: Path | None = None,
-    fingerprints: bool = False,
-    source_root: Path | None = None,
-    show_suppressed: bool = False,
-    baseline: Baseline | None = None,
-    baseline_name: str = "",
-    jobs: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    cache: Path | None = None,
-    cache_from: int = 0,
-    value_hashes: bool = True,
-    keep: Keep = Keep.FINDINGS,
+    options: LintOptions | None = None,
+    **changes: Any,
 ) -> Report:
     """Check every mechanism file under ``paths`` and return the whole report.
 
-    Source paths are relative to ``source_root`` when given, else to the git
-    repository that holds each mechanism file. Findings matched by a
-    configured suppression or recorded in ``baseline`` are marked suppressed,
-    and left out unless ``show_suppressed``. ``jobs`` worker processes (by
-    default, one per core for large runs) give the same report as one;
-    ``progress(done, total)`` is called as files are finished. With ``cache``
-    (a folder), results of unchanged files are reused (see :mod:`mechlint.resultcache`)
-    when the run checks at least ``cache_from`` files (below that, opening it costs more than it saves).
-    ``value_hashes=False`` leaves ``Result.value_hash`` and ``Result.context``
-    empty (only baselines and fingerprints need them), unless a baseline,
-    fingerprints or the cache is in use. The report carries the metadata of
-    every rule that ran (:class:`~mechlint.model.RuleInfo`). ``keep`` says which
-    checked files the report holds (:class:`~mechlint.model.Keep`): by default
-    those with findings; ``Keep.FILES`` every checked file, findings or not;
-    ``Keep.STORIES`` every checked file with its :class:`~mechlint.story.Story`.
+    ``options`` (:class:`LintOptions`) says how; a keyword argument changes
+    one of its fields (``lint(paths, config, root=folder)``), and an unknown
+    one is a ``TypeError``. The report carries the metadata of every rule
+    that ran (:class:`~mechlint.model.RuleInfo`).
     """
-    hashes = value_hashes or fingerprints or baseline is not None or cache is not None
+    chosen = replace(options or LintOptions(), **changes)
+    root, source_root, show_suppressed = chosen.root, chosen.source_root, chosen.show_suppressed
+    baseline, baseline_name, jobs, progress = chosen.baseline, chosen.baseline_name, chosen.jobs, chosen.progress
+    cache, fingerprints, value_hashes, keep = chosen.cache, chosen.fingerprints, chosen.value_hashes, chosen.keep
     cwd = Path.cwd()
     config = config if config is not None else load_config(start=cwd)
     root = (root or find_project_root(cwd)).resolve()
     base = config.root if config.source else root
-    run = Run(root=root, source_root=source_root, frozen_pattern=_frozen_pattern(config))
+    run = Run(root=root, source_root=source_root, frozen_pattern=config.frozen_pattern())
     enabled = [replace(e, context=replace(e.context, run=run)) for e in config.enabled()]
     candidates = list(discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base))
-    if len(candidates) < cache_from:
+    if len(candidates) < chosen.cache_from:
         cache = None
     hashes = value_hashes or baseline is not None or cache is not None
     files: list[FileReport] = []
@@ -126,18 +121,17 @@ def lint(
     results_cache = None
     if cache is not None:
         sources_key = run.provenance().cache_key
-        from mechlint.resultcache import ResultCache
+        from mechlint.resultcache import ResultCache, config_fingerprint
 
         results_cache = ResultCache(cache, config_fingerprint(config, enabled, run), sources_key)
 
     def work(candidate: Candidate) -> tuple[FileReport, list[Notification]]:
-        found: list[Notification] = []
-        report = lint_file(candidate, config, enabled, root, cwd, found, fingerprints, results_cache, hashes, keep)
+        checked = lint_file(candidate, config, enabled, root, cwd, fingerprints, results_cache, hashes, keep)
         collector.tick()
-        return report, found
+        return checked
 
     workers = default_jobs(len(candidates)) if jobs is None else jobs
-    collector = _Collector()
+    collector = PausedCollector()
     try:
         for candidate, (report, found) in zip(candidates, run_all(candidates, work, workers, progress), strict=True):
             checked += 1
@@ -146,7 +140,7 @@ def lint(
                 if report.results or keep >= Keep.FILES:
                     files.append(report)
                 continue
-            relative = _relative(candidate.path, base) or report.uri
+            relative = relative_to_base(candidate.path, base) or report.uri
             covered.update(i for i, s in enumerate(config.suppressions) if s.covers(relative))
             if report.results or keep >= Keep.FILES:
                 results = apply_suppressions(report.results, relative, config.suppressions, used)
@@ -180,46 +174,6 @@ def rule_infos(enabled: Sequence[EnabledRule]) -> tuple[RuleInfo, ...]:
     from mechlint.docs import rule_info
 
     return tuple(rule_info(e.rule) for e in enabled)
-
-
-class _Collector:
-    """The garbage collector's automatic runs paused while files are checked, and run by count instead.
-
-    What exists before the run (modules, compiled rules, configuration) lives
-    as long as the run, so it is frozen out of every collection. The rules
-    make many short-lived objects and almost no cycles (refcounting frees
-    them), so instead of collecting every few hundred allocations, the young
-    generations are collected once every :attr:`EVERY` files: memory stays
-    flat, and the run is about 5 % faster. The previous state comes back after.
-    """
-
-    EVERY = 256
-
-    def __init__(self) -> None:
-        self.enabled = gc.isenabled()
-        self.files = 0
-        gc.freeze()
-        gc.disable()
-
-    def tick(self) -> None:
-        self.files += 1
-        if self.files % self.EVERY == 0:
-            gc.collect(1)
-
-    def restore(self) -> None:
-        gc.unfreeze()
-        if self.enabled:
-            gc.enable()
-
-
-def _relative(path: Path, base: Path) -> str | None:
-    found = relative_posix(path.absolute(), base)
-    if found is not None:
-        return found
-    try:
-        return path.resolve().relative_to(base.resolve()).as_posix()
-    except ValueError:
-        return None
 
 
 def _unused_suppressions(
@@ -267,31 +221,31 @@ def lint_file(
     enabled: Sequence[EnabledRule],
     root: Path,
     cwd: Path,
-    notifications: list[Notification],
     fingerprints: bool = False,
     cache: ResultCache | None = None,
     value_hashes: bool = True,
     keep: Keep = Keep.FINDINGS,
-) -> FileReport:
+) -> tuple[FileReport, list[Notification]]:
+    """Check one file: its report, and a notification for each rule that crashed on it."""
     path = candidate.path
     shown = display_path(path, cwd)
     uri = repository_uri(path, root)
     raw = read_file(path, config.max_file_size, root)
     if isinstance(raw, str):
-        level = next((e.level for e in enabled if e.rule.meta.id == UNREADABLE_FILE), None)
+        level = next((e.level for e in enabled if e.rule.meta.id == UNREADABLE_FILE_RULE.id), None)
         if level is None:
-            return FileReport(shown, uri, ())
-        result = Result(shown, UNREADABLE_FILE, level, f"{shown} {raw}", "", Region(1, 1, 1, 1))
-        return FileReport(shown, uri, (result,))
+            return FileReport(shown, uri, ()), []
+        result = Result(shown, UNREADABLE_FILE_RULE.id, level, f"{shown} {raw}", "", Region(1, 1, 1, 1))
+        return FileReport(shown, uri, (result,)), []
     document = load(shown, raw)
     document.location = path.absolute()
     key = cache.key(raw, cache.sources_key(document.location, source_paths(document.data))) if cache else None
     cached = cache.get(key, shown) if cache is not None and key is not None else None
+    notifications: list[Notification] = []
     if cached is not None:
         results = cached
     else:
-        crashed = len(notifications)
-        findings = run_rules(document, enabled, notifications)
+        findings, notifications = run_rules(document, enabled)
         if findings:
             document.prepare(pointer for f in findings for pointer in (f.pointer, *(t.pointer for t in f.trace)))
         placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
@@ -306,13 +260,13 @@ def lint_file(
                 for r in placed
             ]
         results = tuple(placed)
-        if cache is not None and key is not None and len(notifications) == crashed:
+        if cache is not None and key is not None and not notifications:
             cache.put(key, results)
     story = _story(document, config) if keep >= Keep.STORIES and document.parsed else None
     if not results:
-        return FileReport(shown, uri, (), story=story)
+        return FileReport(shown, uri, (), story=story), notifications
     hashes = line_fingerprints(raw.decode("utf-8", "replace")) if fingerprints else {}
-    return FileReport(shown, uri, results, hashes, story=story)
+    return FileReport(shown, uri, results, hashes, story=story), notifications
 
 
 def _story(document: Document, config: Config) -> Story:
@@ -333,132 +287,9 @@ def source_paths(data: object) -> list[str]:
     ]
 
 
-def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], run: Run) -> str:
-    """Everything besides a file's bytes and sources that its results depend on."""
-    from mechlint import __version__
-
-    source = b""
-    if config.source is not None:
-        from mechlint.config import MAX_CONFIG_FILE
-        from mechlint.safeio import NotReadable, read_regular
-
-        try:
-            source = read_regular(config.source, MAX_CONFIG_FILE)
-        except NotReadable:  # changed since it was loaded: no entry of this run may ever be reused
-            source = os.urandom(16)
-    rules = [
-        (
-            e.rule.meta.id,
-            int(e.level),
-            sorted((k, repr(v)) for k, v in e.options.items()),
-            e.rule.doc,
-            repr(e.rule.meta),
-        )
-        for e in enabled
-    ]
-    lists = enabled[0].context.lists if enabled else None
-    words = sorted(repr(s) for s in lists.substitutions) if lists else []
-    allow = sorted(lists.allow) if lists else []
-    from mechlint.resultcache import fingerprint
-
-    return fingerprint(
-        [
-            __version__,
-            RESULTS_FORMAT,
-            source,
-            rules,
-            words,
-            allow,
-            str(run.root),
-            str(run.source_root),
-            run.frozen_pattern,
-        ]
-    )
-
-
-def _frozen_pattern(config: Config) -> str | None:
-    pattern = config.options.get("provenance/frozen-copy-mismatch", {}).get("pattern")
-    return pattern if isinstance(pattern, str) else None
-
-
 def lint_bytes(raw: bytes, path: str = "<memory>", config: Config | None = None) -> list[Result]:
     """Check one document held in memory; the results are in document order."""
     enabled = (config or Config()).enabled()
     document = load(path, raw)
-    findings = run_rules(document, enabled, [])
+    findings, _ = run_rules(document, enabled)
     return sorted((place(document, finding) for finding in findings), key=Result.sort_key)
-
-
-def run_rules(document: Document, enabled: Sequence[EnabledRule], notifications: list[Notification]) -> list[Finding]:
-    """Apply each rule whose stage the document reached; a crash is a finding."""
-    reached = 0
-    if document.parsed:
-        reached = 1 if unsupported(document.data) else 2
-    findings: list[Finding] = []
-    internal = next((e for e in enabled if e.rule.meta.id == INTERNAL_ERROR), None)
-    for entry in enabled:
-        meta = entry.rule.meta
-        if meta.stage == "engine" or _STAGE_ORDER[meta.stage] > reached:
-            continue
-        try:
-            found = list(entry.rule.check(document, entry.context))
-        except Exception as error:  # a crashing rule must not stop the others
-            message = f"the rule {meta.id} crashed on this file ({type(error).__name__}: {error}); the other rules ran"
-            notifications.append(Notification(message, meta.id, document.path))
-            if internal is not None:
-                findings.append(Finding(INTERNAL_ERROR, message, level=internal.level))
-            continue
-        level = entry.level  # a finding may raise its own level above the configured one, never lower it
-        findings.extend(f if f.level == level else _with_level(f, max(level, f.level or level)) for f in found)
-    return findings
-
-
-def _with_level(f: Finding, level: Level) -> Finding:
-    """The finding at the configured level (a plain constructor call: ``dataclasses.replace`` is slower)."""
-    return Finding(
-        rule_id=f.rule_id,
-        message=f.message,
-        pointer=f.pointer,
-        on_key=f.on_key,
-        offset=f.offset,
-        span=f.span,
-        trace=f.trace,
-        level=level,
-    )
-
-
-def place(document: Document, finding: Finding) -> Result:
-    """Attach line, column and the source line to a finding."""
-    region = document.region(finding)
-    lines = document.lines
-    line = lines[region.start_line - 1] if region.start_line <= len(lines) else ""
-    source_start, source_line = excerpt(line, region.start_column - 1)
-    trace = tuple(
-        LocatedTrace(document.region(Finding(finding.rule_id, step.message, step.pointer)), step.message, step.pointer)
-        for step in finding.trace
-    )
-    assert finding.level is not None
-    return Result(
-        path=document.path,
-        rule_id=finding.rule_id,
-        level=finding.level,
-        message=finding.message,
-        pointer=finding.pointer,
-        region=region,
-        source_line=source_line,
-        trace=trace,
-        source_start=source_start,
-    )
-
-
-#: The characters of a source line kept with a finding: a minified file is one line of megabytes,
-#: and copying (or escaping, or caching) it once per finding would make a report quadratic.
-EXCERPT_BEFORE, EXCERPT_LENGTH = 100, 400
-
-
-def excerpt(line: str, index: int) -> tuple[int, str]:
-    """The part of ``line`` around the character at ``index``, and where it starts; no ``\\r`` at its end."""
-    if len(line) <= EXCERPT_LENGTH:
-        return 0, line.rstrip("\r")
-    start = max(min(index, len(line)) - EXCERPT_BEFORE, 0)
-    return start, line[start : start + EXCERPT_LENGTH].rstrip("\r")

@@ -21,8 +21,8 @@ from mechlint.config import DEFAULT_EXCLUDE, Config
 from mechlint.discovery import discover, read_file
 from mechlint.document import Document, load
 from mechlint.edit import StringEdit, apply_edits, write_atomically
-from mechlint.engine import display_path
 from mechlint.jsonscan import pointer_join
+from mechlint.paths import display_path
 from mechlint.plainlists import PlainLists
 from mechlint.prose import code_spans, passages
 from mechlint.rules.plain import typography_consistency as typography

@@ -5,6 +5,9 @@ scanner runs only for files that have findings (or that failed to parse): it
 finds the exact place of a syntax error, every repeated key, and the span of
 each value and member name, addressed by JSON pointer. It is iterative, so
 deep nesting cannot exhaust the stack.
+
+Long: one hand-written scanner, a state machine over the text; split, its states would be spread over
+modules that only make sense together.
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ region to the sentence or word at fault.
 Words are counted the way Simplified Technical English counts them: a
 hyphenated word, an identifier (``P=4``, ``K/V``, ``p1–p4``), a code span and
 a number with its unit (``3000 ms``) are each one word.
+
+Long: the splitting of prose into passages, sentences and words with the exceptions (abbreviations,
+code, numbers, quotations) that every plain-language rule would otherwise repeat.
 """
 
 from __future__ import annotations

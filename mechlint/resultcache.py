@@ -15,6 +15,9 @@ written by this user's mechlint, or that does not decode, is a miss. The
 database is SQLite, safe under concurrent runs and worker processes; a
 corrupt file is deleted and rebuilt, an unwritable one is not used, and one
 locked by another process is skipped for this run (after a short wait).
+
+Long: the store, its keys (the configuration's fingerprint) and its folder are one feature whose safety
+argument (an HMAC on every entry, never a folder inside the repository) must be readable in one place.
 """
 
 from __future__ import annotations
@@ -28,12 +31,16 @@ import secrets
 import sqlite3
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mechlint.model import Level, LocatedTrace, Region, Result
 from mechlint.sqlite import CacheBusy, open_cache
+
+if TYPE_CHECKING:
+    from mechlint.config import Config, EnabledRule
+    from mechlint.run import Run
 
 MAX_ENTRIES = 100_000
 SECRET_SIZE = 32
@@ -292,3 +299,48 @@ def result_cache_folder(project_root: Path) -> Path | None:
     if folder is None or Path(os.path.realpath(folder)).is_relative_to(project_root):
         return None
     return folder / "results" / hashlib.sha256(os.fsencode(project_root)).hexdigest()[:16]
+
+
+#: Changes whenever the cached form of a result changes (2: results carry their context).
+RESULTS_FORMAT = 2
+
+
+def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], run: Run) -> str:
+    """Everything besides a file's bytes and sources that its results depend on."""
+    from mechlint.version import __version__
+
+    source = b""
+    if config.source is not None:
+        from mechlint.config import MAX_CONFIG_FILE
+        from mechlint.safeio import NotReadable, read_regular
+
+        try:
+            source = read_regular(config.source, MAX_CONFIG_FILE)
+        except NotReadable:  # changed since it was loaded: no entry of this run may ever be reused
+            source = os.urandom(16)
+    rules = [
+        (
+            e.rule.meta.id,
+            int(e.level),
+            sorted((k, repr(v)) for k, v in e.options.items()),
+            e.rule.doc,
+            repr(e.rule.meta),
+        )
+        for e in enabled
+    ]
+    lists = enabled[0].context.lists if enabled else None
+    words = sorted(repr(s) for s in lists.substitutions) if lists else []
+    allow = sorted(lists.allow) if lists else []
+    return fingerprint(
+        [
+            __version__,
+            RESULTS_FORMAT,
+            source,
+            rules,
+            words,
+            allow,
+            str(run.root),
+            str(run.source_root),
+            run.frozen_pattern,
+        ]
+    )

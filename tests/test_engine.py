@@ -13,7 +13,7 @@ import pytest
 from mechlint import lint
 from mechlint.config import Config
 from mechlint.discovery import glob_regex
-from mechlint.engine import relative_posix
+from mechlint.paths import relative_posix
 from mechlint.registry import all_rules
 from mechlint.rules import Rule
 

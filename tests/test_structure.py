@@ -73,3 +73,61 @@ def test_the_fast_path_of_check_does_not_import_typer() -> None:
 @pytest.mark.parametrize("module", [m for m in MODULES if m.startswith("mechlint.cli")])
 def test_each_command_line_module_imports_alone(module: str) -> None:
     subprocess.run([sys.executable, "-c", f"import {module}"], check=True, cwd=ROOT)
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The mechlint modules ``path`` imports when it runs, at the top or in a function (not for type checking)."""
+    known = set(MODULES)
+    found: set[str] = set()
+
+    def owner(name: str) -> str:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        return name
+
+    def visit(node: ast.AST) -> None:
+        if _is_type_checking(node):
+            return
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                found.add(full if full in known else owner(node.module))
+        elif isinstance(node, ast.Import):
+            found.update(owner(alias.name) for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return {name for name in found if name.startswith("mechlint")}
+
+
+def test_no_import_cycle() -> None:
+    """No module reaches itself through what it imports, even through an import inside a function."""
+    graph = {_module_name(path): _runtime_imports(path) - {_module_name(path)} for path in PACKAGE.rglob("*.py")}
+    finished: set[str] = set()
+
+    def walk(module: str, trail: list[str]) -> None:
+        if module in trail:
+            cycle = [*trail[trail.index(module) :], module]
+            raise AssertionError("import cycle: " + " -> ".join(cycle))
+        if module in finished:
+            return
+        for imported in sorted(graph.get(module, ())):
+            walk(imported, [*trail, module])
+        finished.add(module)
+
+    for module in sorted(graph):
+        walk(module, [])
+
+
+def test_a_long_module_says_why_in_its_docstring() -> None:
+    """A module over 300 lines explains in its docstring (a paragraph starting "Long:") why it is one module."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").count("\n")
+        if lines > 300:
+            docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+            assert "\nLong: " in docstring, f"{path.relative_to(ROOT)} has {lines} lines and no reason"

@@ -16,15 +16,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mechlint.adoption import apply_suppressions
+from mechlint.checking import INTERNAL_ERROR, place, run_rules
 from mechlint.config import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Config, EnabledRule, load_config
 from mechlint.discovery import find_project_root, matches, matches_exactly
 from mechlint.document import Document, load
-from mechlint.engine import INTERNAL_ERROR, _frozen_pattern, place, relative_posix, rule_infos, run_rules, source_paths
+from mechlint.engine import rule_infos, source_paths
 from mechlint.errors import ConfigError
-from mechlint.model import Level, Notification, Region, Result, RuleInfo
+from mechlint.model import Level, Region, Result, RuleInfo
+from mechlint.paths import relative_posix
+from mechlint.rules.mechlint.invalid_config import META as INVALID_CONFIG_RULE
 from mechlint.run import Run
 
-INVALID_CONFIG = "mechlint/invalid-config"
+INVALID_CONFIG = INVALID_CONFIG_RULE.id
 Stat = tuple[int, int, int] | None
 
 
@@ -112,7 +115,7 @@ class Checker:
                 self.log(f"the configuration cannot be used: {error}")
                 known = error
             else:
-                run = Run(root=self.project_root(path), source_root=self.root, frozen_pattern=_frozen_pattern(config))
+                run = Run(root=self.project_root(path), source_root=self.root, frozen_pattern=config.frozen_pattern())
                 enabled = [replace(e, context=replace(e.context, run=run)) for e in config.enabled()]
                 rules = {info.id: info for info in rule_infos(enabled)}
                 stat = _stat(str(config.source)) if config.source else None
@@ -144,8 +147,7 @@ class Checker:
             result = Result(shown, INVALID_CONFIG, Level.ERROR, message, "", Region(1, 1, 1, 2))
             return Checked(document, [result], {}, problem=message, config_error=project)
         self._refresh(project, document)
-        notifications: list[Notification] = []
-        findings = run_rules(document, project.enabled, notifications)
+        findings, notifications = run_rules(document, project.enabled)
         for notification in notifications:
             self.log(f"{path}: {notification.message}")
         if findings:

@@ -4,6 +4,8 @@ Diagnostics are pushed on open, on save and, debounced, on change. Nothing a
 client sends can stop the server: every handler turns an exception into a
 log message (stderr and ``window/logMessage``) and a ``mechlint/internal-error``
 diagnostic where a file was being checked.
+
+Long: one handler per LSP message, each a few lines, sharing the server's state and its error guard.
 """
 
 from __future__ import annotations
@@ -24,13 +26,13 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCNotification
 from pygls.uris import to_fs_path
 
-from mechlint import __version__
 from mechlint.errors import ConfigError
 from mechlint.lsp import actions, authoring
 from mechlint.lsp.checker import INVALID_CONFIG, Checked, Checker
 from mechlint.lsp.diagnostics import SOURCE, diagnostic, diagnostics
 from mechlint.lsp.positions import TextIndex
 from mechlint.model import Result
+from mechlint.version import __version__
 
 #: Seconds to wait after a change before checking, so that typing is not checked keystroke by keystroke.
 DEBOUNCE = 0.05

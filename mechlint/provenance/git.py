@@ -9,6 +9,9 @@ repository's git folders are found and checked first by
 :mod:`mechlint.provenance.gitdir`, so a hostile repository cannot make
 mechlint run anything or wait forever. Nothing here writes to the
 repository except mechlint's own cache.
+
+Long: the git implementation of the history interface and the ``cat-file`` process it reads blobs
+through; they share the safe invocation of git and are changed together.
 """
 
 from __future__ import annotations

@@ -7,26 +7,8 @@ file or prints.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-#: Columns of the text report when the width is not known (not a terminal, no ``COLUMNS``).
-DEFAULT_WIDTH = 120
-
-
-@dataclass(frozen=True, slots=True)
-class OutputOptions:
-    color: bool = False
-    root_uri: str = ""
-    tool_version: str = ""
-    #: Columns the excerpt and caret lines of the text report fit in.
-    width: int = DEFAULT_WIDTH
-    #: The source excerpt (and trace) under a finding: ``None`` for errors and warnings only,
-    #: ``True`` for every finding (notes too), ``False`` for none (one line a finding).
-    show_source: bool | None = None
-    #: One line per rule with its count, instead of one per finding (text report).
-    statistics: bool = False
-    #: 1: only the summary (and the statistics when asked); 2: nothing (text report).
-    quiet: int = 0
+from mechlint.report.options import DEFAULT_WIDTH, OutputOptions
 
 
 def reporter(name: str) -> Callable[..., str]:
@@ -49,5 +31,7 @@ def reporter(name: str) -> Callable[..., str]:
         raise KeyError(name)
     return render
 
+
+__all__ = ["DEFAULT_WIDTH", "REPORTERS", "OutputOptions", "reporter"]
 
 REPORTERS = ("text", "json", "github", "sarif", "html", "gitlab", "junit")

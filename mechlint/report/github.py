@@ -15,7 +15,7 @@ from collections import Counter
 from urllib.parse import unquote, urlsplit
 
 from mechlint.model import Level, Report
-from mechlint.report import OutputOptions
+from mechlint.report.options import OutputOptions
 from mechlint.terminal import printable
 
 _COMMANDS = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "notice"}

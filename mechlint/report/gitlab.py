@@ -16,8 +16,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from mechlint.model import Level, Region, Report
-from mechlint.report import OutputOptions
 from mechlint.report.fingerprint import result_fingerprints
+from mechlint.report.options import OutputOptions
 
 SEVERITIES = {Level.ERROR: "major", Level.WARNING: "minor", Level.NOTE: "info"}
 

@@ -8,6 +8,9 @@ frame, a target, a source, or the file as a whole. The page follows its own
 subject's bar: landmarks, headings in order, text contrast of at least 4.5:1,
 and no information by colour alone (every level, kind and change is also a
 word).
+
+Long: the page is one template written as small functions, one per part (totals, filters, storyboards,
+findings); its style and script are the files beside it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from mechlint.model import Level, Report, Result
-from mechlint.report import OutputOptions
+from mechlint.report.options import OutputOptions
 
 if TYPE_CHECKING:
     from mechlint.model import FileReport, ScenarioStory, StepStory, Story

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from mechlint.model import Level, Region, Report
-from mechlint.report import OutputOptions
+from mechlint.report.options import OutputOptions
 from mechlint.terminal import inert_json
 
 FORMAT_VERSION = 1

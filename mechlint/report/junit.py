@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 from xml.sax.saxutils import escape, quoteattr
 
 from mechlint.model import Level, Notification, Report, Result
-from mechlint.report import OutputOptions
+from mechlint.report.options import OutputOptions
 
 CLASSNAME = "mechlint"
 _PROBLEMS = (Level.ERROR, Level.WARNING)

@@ -18,8 +18,8 @@ from typing import Any
 from urllib.parse import quote
 
 from mechlint.model import Level, Region, Report, Result, RuleInfo
-from mechlint.report import OutputOptions
 from mechlint.report.fingerprint import result_fingerprints
+from mechlint.report.options import OutputOptions
 from mechlint.terminal import inert_json
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

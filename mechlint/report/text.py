@@ -17,7 +17,7 @@ import unicodedata
 from collections import Counter
 
 from mechlint.model import Level, Report, Result
-from mechlint.report import OutputOptions
+from mechlint.report.options import OutputOptions
 from mechlint.terminal import printable
 
 _COLORS = {Level.ERROR: "\033[31m", Level.WARNING: "\033[33m", Level.NOTE: "\033[36m"}
