@@ -100,6 +100,14 @@ def check(
             "among them and every mechanism of the project whose sources are among them.",
         ),
     ] = False,
+    stdin_filename: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--stdin-filename",
+            help="Check the buffer on standard input (PATH -) as if it were this file: its configuration, "
+            "include patterns and repository.",
+        ),
+    ] = None,
 ) -> None:
     """Check mechanism files and report what is wrong with them."""
     raise typer.Exit(
@@ -121,6 +129,7 @@ def check(
                 changed_files=changed_files,
                 jobs=jobs,
                 cache=cache,
+                stdin_filename=stdin_filename,
             )
         )
     )

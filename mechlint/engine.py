@@ -24,7 +24,7 @@ from mechlint.adoption import (
     value_hash,
 )
 from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
-from mechlint.discovery import Candidate, discover, find_project_root, lexical_relative, read_file
+from mechlint.discovery import Candidate, discover, find_project_root, lexical_relative, read_file, selected
 from mechlint.document import Document, load
 from mechlint.model import FileReport, Finding, Level, LocatedTrace, Notification, Region, Report, Result, RuleInfo
 from mechlint.parallel import default_jobs, run_all
@@ -75,6 +75,7 @@ def lint(
     cache: Path | None = None,
     value_hashes: bool = True,
     stories: bool = False,
+    buffer: Candidate | None = None,
 ) -> Report:
     """Check every mechanism file under ``paths`` and return the whole report.
 
@@ -90,7 +91,10 @@ def lint(
     fingerprints or the cache is in use. The report carries the metadata of
     every rule that ran (:class:`~mechlint.model.RuleInfo`). ``stories=True`` keeps
     every checked file in the report with its :class:`~mechlint.story.Story`
-    (what the HTML report draws), findings or not.
+    (what the HTML report draws), findings or not. ``buffer`` (a candidate that
+    carries its bytes, or why they could not be read) is checked as if the
+    file at its path held them: always when it is ``explicit``, else when the
+    configuration selects that path; ``paths`` are then not walked.
     """
     hashes = value_hashes or fingerprints or baseline is not None or cache is not None
     cwd = Path.cwd()
@@ -99,7 +103,12 @@ def lint(
     base = config.root if config.source else root
     run = Run(root=root, source_root=source_root, frozen_pattern=_frozen_pattern(config))
     enabled = [replace(e, context=replace(e.context, run=run)) for e in config.enabled()]
-    candidates = list(discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base))
+    excluded = (*DEFAULT_EXCLUDE, *config.exclude)
+    if buffer is not None:
+        chosen = buffer.explicit or selected(buffer.path, config.include, excluded, base)
+        candidates = [buffer] if chosen else []
+    else:
+        candidates = list(discover([Path(p) for p in paths], config.include, excluded, base))
     files: list[FileReport] = []
     notifications: list[Notification] = []
     used: Counter[int] = Counter()
@@ -259,7 +268,7 @@ def lint_file(
     path = candidate.path
     shown = display_path(path, cwd)
     uri = repository_uri(path, root)
-    raw = read_file(path, config.max_file_size, root)
+    raw = read_file(path, config.max_file_size, root) if candidate.data is None else candidate.data
     if isinstance(raw, str):
         level = next((e.level for e in enabled if e.rule.meta.id == UNREADABLE_FILE), None)
         if level is None:

@@ -41,9 +41,10 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "-j": ("jobs", "value"),
     "--cache": ("cache", "flag"),
     "--no-cache": ("cache", "no-flag"),
+    "--stdin-filename": ("stdin_filename", "value"),
 }
 _CHOICES = {"output_format": {f.value for f in Format}, "fail_on": {f.value for f in FailOn}}
-_PATHS = {"config_file", "root", "baseline"}
+_PATHS = {"config_file", "root", "baseline", "stdin_filename"}
 
 
 def parse_check(argv: list[str]) -> CheckOptions | None:
