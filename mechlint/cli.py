@@ -176,6 +176,23 @@ def fix(
     raise typer.Exit(EXIT_OK)
 
 
+@app.command("new")
+def new_file(
+    path: Annotated[Path, typer.Argument(help="The mechanism file to create; it must not exist.")],
+    title: Annotated[Optional[str], typer.Option(help="The title (default: a placeholder).")] = None,  # noqa: UP045
+    language: Annotated[str, typer.Option(help="The BCP 47 language tag of the prose.")] = "en",
+    schema: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help='The "$schema" value, a URL or a relative path (default: the published URL; "" for none).'),
+    ] = None,
+    config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
+) -> None:
+    """Write a new, valid mechanism file with placeholders (TODO: …) to fill in; never overwrites a file."""
+    from mechlint.new import run_new
+
+    raise typer.Exit(run_new(path, title, language, schema, config_file))
+
+
 @app.command("rules")
 def list_rules(
     config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
