@@ -193,6 +193,14 @@ def new_file(
     raise typer.Exit(run_new(path, title, language, schema, config_file))
 
 
+@app.command("schema")
+def print_schema() -> None:
+    """Print the JSON Schema of mechanism files (for an editor that should not fetch it: save it in the repository)."""
+    from mechlint.resources import data_folder
+
+    write_output((data_folder("schemas") / "mechanism.schema.json").read_text(encoding="utf-8"), None)
+
+
 @app.command("rules")
 def list_rules(
     config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
