@@ -217,6 +217,9 @@ def _progress_bar() -> Callable[[int, int], None] | None:
 
 def _stdin_conflict(options: CheckOptions) -> str | None:
     """Why standard input cannot be checked with these options, or ``None``."""
+    name = options.stdin_filename
+    if name is not None and (name.name in ("", ".", "..") or "\x00" in str(name)):
+        return f"--stdin-filename {_escaped(str(name))!r}: give the path of a file, to check standard input as"
     if any(path != "-" for path in options.paths) or len(options.paths) > 1:
         return "standard input (-, --stdin-filename) is checked alone: give no other path"
     if options.since is not None or options.changed_files:

@@ -112,8 +112,8 @@ def create(path: Path, data: bytes) -> Written:
         handle = os.open(absolute, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
     except FileExistsError:
         raise NewFileError(f"{path} already exists; mechlint new never overwrites a file") from None
-    except OSError as error:
-        raise NewFileError(f"cannot create {path}: {error.strerror or error}") from None
+    except (OSError, ValueError) as error:
+        raise NewFileError(f"cannot create {path}: {getattr(error, 'strerror', None) or error}") from None
     os.close(handle)  # the name is ours now; the bytes arrive whole, through a rename
     try:
         write_atomically(absolute, data)
@@ -136,6 +136,9 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
 
     absolute = Path(os.path.abspath(path))
     shown = _escaped(str(path))
+    if "\x00" in str(path) or absolute.name in ("", ".", ".."):
+        _error(f"{shown!r} is not a file name; nothing written")
+        return EXIT_USAGE
     if title is not None and not title.strip():
         _error(f"--title is blank; leave it out for a placeholder. {shown} not written")
         return EXIT_USAGE

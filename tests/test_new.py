@@ -236,3 +236,18 @@ def test_a_placeholder_source_path_is_not_resolved(repo: Path) -> None:
     assert done.returncode == 0
     check = mechlint("check", "--format", "json", "--select", "provenance", "content", cwd=repo)
     assert check.returncode == 0 and results(check) == []
+
+
+@pytest.mark.parametrize("path", ["", ".", "..", "mechanisms/.."])
+def test_a_path_that_names_no_file_writes_nothing(tmp_path: Path, path: str) -> None:
+    done = mechlint("new", path, cwd=tmp_path)
+    assert done.returncode == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_on_the_way_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "notes").write_text("mine", encoding="utf-8")
+    done = mechlint("new", "notes/mechanisms/x.json", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "cannot create" in done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["notes"]

@@ -189,3 +189,10 @@ def test_a_control_character_in_the_name_is_escaped(tmp_path: Path, mechlint: li
     done = run(mechlint, ["--stdin-filename", "notes\x1b[31m.txt", "-"], CLEAN_BYTES, tmp_path)
     assert done.returncode == 0
     assert b"\x1b" not in done.stderr and b"\\x1b" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["", ".", "..", "content/.."])
+def test_a_stdin_filename_that_names_no_file_is_a_usage_error(tmp_path: Path, mechlint: list[str], name: str) -> None:
+    done = run(mechlint, ["--stdin-filename", name, "-"], CLEAN_BYTES, tmp_path)
+    assert done.returncode == 2
+    assert b"--stdin-filename" in done.stderr
