@@ -120,3 +120,11 @@ def test_mechlint_schema_prints_the_shipped_schema(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert json.loads(done.stdout) == SCHEMA
     assert done.stdout == (ROOT / "schemas" / "mechanism.schema.json").read_bytes()
+
+
+def test_every_check_option_is_in_the_readme_table() -> None:
+    from mechlint.entry import OPTIONS
+
+    table = [line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if line.startswith("| `-")]
+    named = {option for line in table for option in re.findall(r"`(--?[\w-]+)", line)}
+    assert {o for o in OPTIONS if o.startswith("--") and not o.startswith("--no-")} <= named
