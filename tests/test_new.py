@@ -251,3 +251,10 @@ def test_a_file_on_the_way_is_a_usage_error(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "cannot create" in done.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["notes"]
+
+
+def test_a_marker_written_with_escapes_is_still_a_placeholder() -> None:
+    data = json.loads(CLEAN.read_text(encoding="utf-8"))
+    text = json.dumps(data, indent=2).replace(json.dumps(data["title"]), '"T\\u004fDO: the title"')
+    found = [(r.rule_id, r.pointer) for r in lint_bytes(text.encode(), "x.json", Config())]
+    assert found == [("schema/placeholder", "/title")]

@@ -41,7 +41,14 @@ META = RuleMeta(
 )
 
 
+#: A marker, or a ``\\u`` escape that could spell one: only then are the strings walked.
+_MARKER_BYTES = (b"TODO", b"FIXME", b"TBD", b"\\u")
+
+
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    raw = document.raw
+    if not any(marker in raw for marker in _MARKER_BYTES):
+        return  # no marker in the file, not even written with escapes: no string to walk
     for pointer, text in _strings(document.data, ""):
         if is_placeholder(text):
             what = describe(pointer)
