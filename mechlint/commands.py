@@ -341,10 +341,11 @@ def run_check(options: CheckOptions) -> int:
         _error(str(error))
         return EXIT_USAGE
     if buffer is not None and not report.files_checked:
-        sys.stderr.write(
-            f"mechlint: {_escaped(str(options.stdin_filename))} is not a mechanism file by the include and exclude "
-            "patterns of the configuration; nothing checked\n"
+        nothing = (
+            f"{_escaped(str(options.stdin_filename))} is not a mechanism file by the include and exclude "
+            "patterns of the configuration; nothing checked."
         )
+        sys.stderr.write(nothing + "\n")
     shown = OutputOptions(
         color=main_output is None and output_format is Format.text and _use_color(options.color),
         root_uri=project_root.as_uri().rstrip("/") + "/",

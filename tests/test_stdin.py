@@ -196,3 +196,10 @@ def test_a_stdin_filename_that_names_no_file_is_a_usage_error(tmp_path: Path, me
     done = run(mechlint, ["--stdin-filename", name, "-"], CLEAN_BYTES, tmp_path)
     assert done.returncode == 2
     assert b"--stdin-filename" in done.stderr
+
+
+def test_an_unselected_path_leaves_the_text_report_empty(tmp_path: Path, mechlint: list[str]) -> None:
+    done = run(mechlint, ["--stdin-filename", "package.json", "-"], broken(), tmp_path)
+    assert done.returncode == 0
+    assert done.stdout == b""
+    assert b"package.json is not a mechanism file" in done.stderr
