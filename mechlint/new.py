@@ -123,6 +123,16 @@ def create(path: Path, data: bytes) -> Written:
     return Written(path, tuple(missing))
 
 
+def _placeholders(value: Any) -> int:
+    """How many strings of ``value`` are placeholders."""
+    from mechlint.placeholder import is_placeholder
+
+    if isinstance(value, str):
+        return int(is_placeholder(value))
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return sum(_placeholders(item) for item in items)
+
+
 def run_new(path: Path, title: str | None, language: str, schema_ref: str | None, config_file: Path | None) -> int:
     """``mechlint new``: write the file, say what to do next; the exit code."""
     import sys
@@ -149,11 +159,8 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
         return EXIT_USAGE
     data = render(template(title, language, schema_ref))
     given = {"/title", "/language", "/$schema"}  # the values that came from the command line
-    wrong = [
-        r
-        for r in lint_bytes(data, shown, config)
-        if r.pointer in given and r.level >= Level.ERROR and r.rule_id != PLACEHOLDER_RULE
-    ]
+    found = lint_bytes(data, shown, config)
+    wrong = [r for r in found if r.pointer in given and r.level >= Level.ERROR and r.rule_id != PLACEHOLDER_RULE]
     if wrong:
         for result in wrong:
             _error(f"{result.message} [{result.rule_id}]")
@@ -166,10 +173,11 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
         return EXIT_USAGE
     for folder in written.created_folders:
         sys.stderr.write(f"Created the folder {_escaped(os.path.relpath(folder))}.\n")
-    count = sum(1 for r in lint_bytes(data, shown, config) if r.rule_id == PLACEHOLDER_RULE)
+    count = _placeholders(json.loads(data))
+    listed = any(e.rule.meta.id == PLACEHOLDER_RULE for e in config.enabled())
+    left = f"`mechlint check {shown}` lists what is left" if listed else f"search for TODO ({PLACEHOLDER_RULE} is off)"
     sys.stderr.write(
-        f"Wrote {shown}: fill in its {count} placeholders (TODO: …); `mechlint check {shown}` lists what is left. "
-        "The format, key by key: docs/format.md.\n"
+        f"Wrote {shown}: fill in its {count} placeholders (TODO: …); {left}. The format, key by key: docs/format.md.\n"
     )
     base = config.root if config.source else _project_root(absolute.parent)
     if not selected(absolute, config.include, (*DEFAULT_EXCLUDE, *config.exclude), base):

@@ -91,8 +91,12 @@ def test_the_new_file_fails_only_on_its_placeholders(repo: Path) -> None:
     assert check.returncode == 1
     assert sorted(results(check)) == [("schema/placeholder", p) for p in placeholders]
     messages = {r["pointer"]: r["message"] for r in json.loads(check.stdout)["results"]}
-    assert "write it: what the mechanism shows" in messages["/description"]
-    assert "write it: the POSIX path of the file" in messages["/sources/0/path"]
+    assert "write the description: what the mechanism shows" in messages["/description"]
+    assert "write the path: the POSIX path of the file" in messages["/sources/0/path"]
+    assert 'write the value of the state "stage": the state panel' in messages["/scenarios/0/steps/0/state/stage"]
+    assert 'write the first value of the state "stage"' in messages["/scenarios/0/initial/stage"]
+    assert 'write the label of the state "stage"' in messages["/stateLabels/stage"]
+    assert "write the limitation: what the reader" in messages["/limitations/0"]
 
 
 def test_a_filled_in_file_passes_every_rule(repo: Path) -> None:
@@ -258,3 +262,12 @@ def test_a_marker_written_with_escapes_is_still_a_placeholder() -> None:
     text = json.dumps(data, indent=2).replace(json.dumps(data["title"]), '"T\\u004fDO: the title"')
     found = [(r.rule_id, r.pointer) for r in lint_bytes(text.encode(), "x.json", Config())]
     assert found == [("schema/placeholder", "/title")]
+
+
+def test_the_count_of_placeholders_does_not_depend_on_the_configuration(tmp_path: Path) -> None:
+    (tmp_path / "mechlint.toml").write_text('[rules."schema/placeholder"]\nlevel = "off"\n', encoding="utf-8")
+    done = mechlint("new", "mechanisms/x.json", "--title", "Two boxes", cwd=tmp_path)
+    assert done.returncode == 0
+    data = json.loads((tmp_path / "mechanisms/x.json").read_text(encoding="utf-8"))
+    assert f"its {sum(is_placeholder(t) for t in strings(data).values())} placeholders" in done.stderr
+    assert "schema/placeholder is off" in done.stderr

@@ -54,9 +54,22 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             what = describe(pointer)
             yield META.finding(
                 pointer,
-                f"{readable_path(pointer)} is still a placeholder ({quote(text)}); write it"
+                f"{readable_path(pointer)} is still a placeholder ({quote(text)}); write {_name(pointer)}"
                 + (f": {_lower_first(what)}" if what else ""),
             )
+
+
+def _name(pointer: str) -> str:
+    """What a person calls the string at ``pointer``: "the description", "the value of the state stage"."""
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]] or [""]
+    last, parent = tokens[-1], (tokens[-2] if len(tokens) > 1 else "")
+    if last.isdigit():
+        return "the limitation" if parent == "limitations" else "it"
+    if parent == "stateLabels":
+        return f"the label of the state {quote(last)}"
+    if parent in ("initial", "state"):
+        return f"the {'first ' if parent == 'initial' else ''}value of the state {quote(last)}"
+    return f"the {last}" if last else "it"
 
 
 def _lower_first(text: str) -> str:
