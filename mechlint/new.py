@@ -149,6 +149,12 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
     if "\x00" in str(path) or absolute.name in ("", ".", ".."):
         _error(f"{shown!r} is not a file name; nothing written")
         return EXIT_USAGE
+    for option, value in (("--title", title), ("--language", language), ("--schema", schema_ref)):
+        try:
+            (value or "").encode("utf-8")
+        except UnicodeEncodeError:
+            _error(f"{option} is not valid UTF-8 text; {shown} not written")
+            return EXIT_USAGE
     if title is not None and not title.strip():
         _error(f"--title is blank; leave it out for a placeholder. {shown} not written")
         return EXIT_USAGE

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mechlint.config import Config
 from mechlint.engine import lint_bytes
@@ -271,3 +273,28 @@ def test_the_count_of_placeholders_does_not_depend_on_the_configuration(tmp_path
     data = json.loads((tmp_path / "mechanisms/x.json").read_text(encoding="utf-8"))
     assert f"its {sum(is_placeholder(t) for t in strings(data).values())} placeholders" in done.stderr
     assert "schema/placeholder is off" in done.stderr
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=40), st.text(max_size=20))
+def test_any_title_and_schema_value_round_trip(title: str, schema_ref: str) -> None:
+    data = render(template(title=title or None, schema_ref=schema_ref))
+    back = json.loads(data.decode("utf-8"))
+    assert back["title"] == (title or "TODO: the title, one line")
+    assert back.get("$schema", "") == schema_ref
+    found = lint_bytes(data, "x.json", Config())
+    assert {r.rule_id for r in found if r.rule_id.startswith(("schema/invalid", "schema/duplicate"))} == set()
+
+
+def test_an_option_that_is_not_utf8_is_a_usage_error(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [os.fsencode(CONSOLE_SCRIPT), b"new", b"mechanisms/x.json", b"--title", b"caf\xe9"],
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert b"--title is not valid UTF-8" in done.stderr
+    assert b"Traceback" not in done.stderr
+    assert not (tmp_path / "mechanisms").exists()
