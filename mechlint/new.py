@@ -117,9 +117,11 @@ def create(path: Path, data: bytes) -> Written:
     os.close(handle)  # the name is ours now; the bytes arrive whole, through a rename
     try:
         write_atomically(absolute, data)
-    except OSError as error:
+    except BaseException as error:  # Ctrl-C too: the empty name we reserved is not left behind
         absolute.unlink(missing_ok=True)
-        raise NewFileError(f"cannot write {path}: {error.strerror or error}") from None
+        if isinstance(error, OSError):
+            raise NewFileError(f"cannot write {path}: {error.strerror or error}") from None
+        raise
     return Written(path, tuple(missing))
 
 
@@ -140,6 +142,7 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
     from mechlint.commands import EXIT_OK, EXIT_USAGE, _error, _escaped, _project_root
     from mechlint.config import DEFAULT_EXCLUDE, load_config
     from mechlint.discovery import selected
+    from mechlint.docs import DOCS_URL
     from mechlint.engine import lint_bytes
     from mechlint.errors import ConfigError
     from mechlint.model import Level
@@ -183,7 +186,8 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
     listed = any(e.rule.meta.id == PLACEHOLDER_RULE for e in config.enabled())
     left = f"`mechlint check {shown}` lists what is left" if listed else f"search for TODO ({PLACEHOLDER_RULE} is off)"
     sys.stderr.write(
-        f"Wrote {shown}: fill in its {count} placeholders (TODO: …); {left}. The format, key by key: docs/format.md.\n"
+        f"Wrote {shown}: fill in its {count} placeholders (TODO: …); {left}. The format, key by key: "
+        f"{DOCS_URL}/format.md\n"
     )
     base = config.root if config.source else _project_root(absolute.parent)
     if not selected(absolute, config.include, (*DEFAULT_EXCLUDE, *config.exclude), base):

@@ -298,3 +298,17 @@ def test_an_option_that_is_not_utf8_is_a_usage_error(tmp_path: Path) -> None:
     assert b"--title is not valid UTF-8" in done.stderr
     assert b"Traceback" not in done.stderr
     assert not (tmp_path / "mechanisms").exists()
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, OSError])
+def test_an_interrupted_write_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: type) -> None:
+    import mechlint.edit
+    from mechlint.new import NewFileError, create
+
+    def fail(path: Path, data: bytes) -> None:
+        raise error()
+
+    monkeypatch.setattr(mechlint.edit, "write_atomically", fail)
+    with pytest.raises((KeyboardInterrupt, NewFileError)):
+        create(tmp_path / "x.json", b"{}")
+    assert list(tmp_path.iterdir()) == []
