@@ -121,6 +121,14 @@ def check(
     quiet: Annotated[
         int, typer.Option("--quiet", "-q", count=True, help="Print only the summary; -qq: nothing, only the exit code.")
     ] = 0,
+    stdin_filename: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--stdin-filename",
+            help="Check the buffer on standard input (PATH -) as if it were this file: its configuration, "
+            "include patterns and repository.",
+        ),
+    ] = None,
 ) -> None:
     """Check mechanism files and report what is wrong with them."""
     raise typer.Exit(
@@ -145,6 +153,7 @@ def check(
                 show_source=show_source,
                 statistics=statistics,
                 quiet=quiet,
+                stdin_filename=stdin_filename,
             )
         )
     )
@@ -189,6 +198,31 @@ def fix(
         raise typer.Exit(EXIT_USAGE) from None
     typer.echo(f"Fixed {count} problem{'s' if count != 1 else ''} in {files}.", err=True)
     raise typer.Exit(EXIT_OK)
+
+
+@app.command("new")
+def new_file(
+    path: Annotated[Path, typer.Argument(help="The mechanism file to create; it must not exist.")],
+    title: Annotated[Optional[str], typer.Option(help="The title (default: a placeholder).")] = None,  # noqa: UP045
+    language: Annotated[str, typer.Option(help="The BCP 47 language tag of the prose.")] = "en",
+    schema: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help='The "$schema" value, a URL or a relative path (default: the published URL; "" for none).'),
+    ] = None,
+    config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
+) -> None:
+    """Write a new, valid mechanism file with placeholders (TODO: …) to fill in; never overwrites a file."""
+    from mechlint.new import run_new
+
+    raise typer.Exit(run_new(path, title, language, schema, config_file))
+
+
+@app.command("schema")
+def print_schema() -> None:
+    """Print the JSON Schema of mechanism files (for an editor that should not fetch it: save it in the repository)."""
+    from mechlint.resources import data_folder
+
+    write_output((data_folder("schemas") / "mechanism.schema.json").read_text(encoding="utf-8"), None)
 
 
 @app.command("rules")

@@ -24,7 +24,7 @@ from mechlint.adoption import (
     value_hash,
 )
 from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
-from mechlint.discovery import Candidate, discover, find_project_root, lexical_relative, read_file
+from mechlint.discovery import Candidate, discover, find_project_root, lexical_relative, read_file, selected
 from mechlint.document import Document, load
 from mechlint.model import (
     FileReport,
@@ -87,6 +87,7 @@ def lint(
     cache_from: int = 0,
     value_hashes: bool = True,
     keep: Keep = Keep.FINDINGS,
+    buffer: Candidate | None = None,
 ) -> Report:
     """Check every mechanism file under ``paths`` and return the whole report.
 
@@ -105,18 +106,26 @@ def lint(
     checked files the report holds (:class:`~mechlint.model.Keep`): by default
     those with findings; ``Keep.FILES`` every checked file, findings or not;
     ``Keep.STORIES`` every checked file with its :class:`~mechlint.story.Story`.
+    ``buffer`` (a candidate that
+    carries its bytes, or why they could not be read) is checked as if the
+    file at its path held them: always when it is ``explicit``, else when the
+    configuration selects that path; ``paths`` are then not walked.
     """
-    hashes = value_hashes or fingerprints or baseline is not None or cache is not None
     cwd = Path.cwd()
     config = config if config is not None else load_config(start=cwd)
     root = (root or find_project_root(cwd)).resolve()
     base = config.root if config.source else root
     run = Run(root=root, source_root=source_root, frozen_pattern=_frozen_pattern(config))
     enabled = [replace(e, context=replace(e.context, run=run)) for e in config.enabled()]
-    candidates = list(discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base))
+    excluded = (*DEFAULT_EXCLUDE, *config.exclude)
+    if buffer is not None:
+        chosen = buffer.explicit or selected(buffer.path, config.include, excluded, base)
+        candidates = [buffer] if chosen else []
+    else:
+        candidates = list(discover([Path(p) for p in paths], config.include, excluded, base))
     if len(candidates) < cache_from:
         cache = None
-    hashes = value_hashes or baseline is not None or cache is not None
+    hashes = value_hashes or fingerprints or baseline is not None or cache is not None
     files: list[FileReport] = []
     notifications: list[Notification] = []
     used: Counter[int] = Counter()
@@ -276,7 +285,7 @@ def lint_file(
     path = candidate.path
     shown = display_path(path, cwd)
     uri = repository_uri(path, root)
-    raw = read_file(path, config.max_file_size, root)
+    raw = read_file(path, config.max_file_size, root) if candidate.data is None else candidate.data
     if isinstance(raw, str):
         level = next((e.level for e in enabled if e.rule.meta.id == UNREADABLE_FILE), None)
         if level is None:
