@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import BinaryIO
 
 from mechlint.safeio import describe_mode as describe_mode  # re-exported for the provenance paths
 
@@ -23,6 +24,8 @@ from mechlint.safeio import describe_mode as describe_mode  # re-exported for th
 class Candidate:
     path: Path
     explicit: bool
+    #: The bytes to check instead of reading ``path`` (a buffer from standard input), or why they cannot be.
+    data: bytes | str | None = None
 
 
 class UsageError(Exception):
@@ -149,6 +152,36 @@ def _walk(top: str, include: tuple[str, ...], exclude: tuple[str, ...], bases: t
             if matches_exactly(relative, include) and not matches(relative, exclude):
                 yield path
         # Symbolic links to folders are listed in dirnames but never walked.
+
+
+def selected(path: Path, include: Iterable[str], exclude: Iterable[str], base: Path) -> bool:
+    """Whether walking ``base`` would check a file at ``path`` (which need not exist): included, not excluded."""
+    relative = lexical_relative(Path(os.path.abspath(path)).as_posix(), Path(os.path.abspath(base)).as_posix())
+    if relative is None:
+        try:  # a link on the way (a temporary folder on macOS): compare the real folders
+            relative = Path(os.path.realpath(path)).relative_to(os.path.realpath(base)).as_posix()
+        except ValueError:
+            return False
+    return matches_exactly(relative, tuple(include)) and not matches(relative, tuple(exclude))
+
+
+def read_stream(stream: BinaryIO, max_size: int) -> bytes | str:
+    """At most ``max_size`` bytes of a stream (standard input), or a sentence saying why they cannot be read."""
+    chunks: list[bytes] = []
+    remaining = max_size + 1
+    try:
+        while remaining > 0:
+            chunk = stream.read(min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    except (OSError, ValueError) as error:
+        return f"cannot be read from standard input ({getattr(error, 'strerror', None) or error})"
+    data = b"".join(chunks)
+    if len(data) > max_size:
+        return f"is more than max-file-size ({max_size} bytes) on standard input; raise the limit to check it"
+    return data
 
 
 def read_file(path: Path, max_size: int, root: Path) -> bytes | str:

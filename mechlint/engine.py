@@ -24,7 +24,7 @@ from mechlint.adoption import (
 )
 from mechlint.checking import place, run_rules
 from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
-from mechlint.discovery import Candidate, discover, find_project_root, read_file
+from mechlint.discovery import Candidate, discover, find_project_root, read_file, selected
 from mechlint.document import Document, load
 from mechlint.gctuning import PausedCollector
 from mechlint.model import (
@@ -68,7 +68,10 @@ class LintOptions:
     the cache is in use. ``keep`` says which checked files the report holds
     (:class:`~mechlint.model.Keep`): by default those with findings;
     ``Keep.FILES`` every checked file, findings or not; ``Keep.STORIES``
-    every checked file with its :class:`~mechlint.story.Story`.
+    every checked file with its :class:`~mechlint.story.Story`. ``buffer`` (a
+    candidate that carries its bytes, or why they could not be read) is checked
+    as if the file at its path held them: always when it is ``explicit``, else
+    when the configuration selects that path; ``paths`` are then not walked.
     """
 
     root: Path | None = None
@@ -83,6 +86,7 @@ class LintOptions:
     fingerprints: bool = False
     value_hashes: bool = True
     keep: Keep = Keep.FINDINGS
+    buffer: Candidate | None = None
 
 
 def lint(
@@ -102,16 +106,22 @@ def lint(
     root, source_root, show_suppressed = chosen.root, chosen.source_root, chosen.show_suppressed
     baseline, baseline_name, jobs, progress = chosen.baseline, chosen.baseline_name, chosen.jobs, chosen.progress
     cache, fingerprints, value_hashes, keep = chosen.cache, chosen.fingerprints, chosen.value_hashes, chosen.keep
+    buffer = chosen.buffer
     cwd = Path.cwd()
     config = config if config is not None else load_config(start=cwd)
     root = (root or find_project_root(cwd)).resolve()
     base = config.root if config.source else root
     run = Run(root=root, source_root=source_root, frozen_pattern=config.frozen_pattern())
     enabled = [replace(e, context=replace(e.context, run=run)) for e in config.enabled()]
-    candidates = list(discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base))
+    excluded = (*DEFAULT_EXCLUDE, *config.exclude)
+    if buffer is not None:
+        picked = buffer.explicit or selected(buffer.path, config.include, excluded, base)
+        candidates = [buffer] if picked else []
+    else:
+        candidates = list(discover([Path(p) for p in paths], config.include, excluded, base))
     if len(candidates) < chosen.cache_from:
         cache = None
-    hashes = value_hashes or baseline is not None or cache is not None
+    hashes = value_hashes or fingerprints or baseline is not None or cache is not None
     files: list[FileReport] = []
     notifications: list[Notification] = []
     used: Counter[int] = Counter()
@@ -230,7 +240,7 @@ def lint_file(
     path = candidate.path
     shown = display_path(path, cwd)
     uri = repository_uri(path, root)
-    raw = read_file(path, config.max_file_size, root)
+    raw = read_file(path, config.max_file_size, root) if candidate.data is None else candidate.data
     if isinstance(raw, str):
         level = next((e.level for e in enabled if e.rule.meta.id == UNREADABLE_FILE_RULE.id), None)
         if level is None:

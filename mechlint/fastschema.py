@@ -21,7 +21,9 @@ from typing import Any
 
 Check = Callable[[Any], bool]
 
-ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default", "$schema", "$id", "$defs"})
+ANNOTATIONS = frozenset(
+    {"title", "description", "markdownDescription", "$comment", "examples", "default", "$schema", "$id", "$defs"}
+)
 _TYPES = {
     "object": "isinstance(v, dict)",
     "array": "isinstance(v, list)",

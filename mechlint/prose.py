@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from mechlint.jsonscan import escape_token
+from mechlint.placeholder import is_placeholder
 from mechlint.views import as_object, members, scenarios
 
 if TYPE_CHECKING:
@@ -132,7 +133,13 @@ def joined(document: Document, *, labels: bool = False) -> Joined:
 
 
 def passages(data: Any, *, labels: bool = False) -> Iterator[Passage]:
-    """Every prose string of the document, in document order."""
+    """Every prose string of the document, in document order; placeholders (``TODO: …``) are not prose yet."""
+    for passage in _passages(data, labels):
+        if not is_placeholder(passage.text):
+            yield passage
+
+
+def _passages(data: Any, labels: bool) -> Iterator[Passage]:
     root = as_object(data) or {}
     for name in _TOP_FIELDS:
         if isinstance(root.get(name), str):

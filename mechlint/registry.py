@@ -49,13 +49,14 @@ from mechlint.rules.reference import (
     unselected_active,
     unused_target,
 )
-from mechlint.rules.schema import duplicate_key, invalid_json, unsupported_version, violation
+from mechlint.rules.schema import duplicate_key, invalid_json, placeholder, unsupported_version, violation
 
 RULE_MODULES: tuple[ModuleType, ...] = (
     invalid_json,
     duplicate_key,
     unsupported_version,
     violation,
+    placeholder,
     unknown_target,
     kind_mismatch,
     id_mismatch,

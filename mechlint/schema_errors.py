@@ -75,7 +75,9 @@ def _describe_members(pointer: str, errors: list[ValidationError], rule_id: str)
     if any(e.validator == "additionalProperties" for e in errors):
         unknown = [name for name in instance if name not in allowed and not any(re.search(p, name) for p in patterns)]
     what = schema.get("x-name", "object")
-    if missing and not any(name in instance for name in allowed) and len(missing) > 1:
+    # "$schema" only tells editors which schema to use: alone, it does not make an object a mechanism
+    content = [name for name in allowed if not name.startswith("$")]
+    if missing and not any(name in instance for name in content) and len(missing) > 1:
         extra = f"; it has only {_names(unknown)}, which a {what} does not take" if unknown else ""
         yield _finding(
             rule_id,

@@ -342,11 +342,27 @@ def test_pin_messages_escape_file_names(tmp_path: Path) -> None:
 # --- Ctrl-C -----------------------------------------------------------------------
 
 
-def _interrupt(tmp_path: Path, command: list[str], delay: float) -> tuple[int, str]:
+def _catches_sigint(pid: int) -> bool:
+    """Whether the process has a handler for SIGINT (Linux: the SigCgt mask of /proc/PID/status)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
+    except OSError:
+        return False
+    mask = next((line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), "0")
+    return bool(int(mask, 16) & (1 << (signal.SIGINT - 1)))
+
+
+def _interrupt(tmp_path: Path, command: list[str], delay: float, started: bool = False) -> tuple[int, str]:
+    """SIGINT ``delay`` seconds after the start (``started``: after mechlint installed its handler, on Linux)."""
     process = subprocess.Popen(
         command, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while started and Path("/proc/self/status").exists() and time.monotonic() < deadline:
+        if _catches_sigint(process.pid) or process.poll() is not None:
+            break
+        time.sleep(0.005)
     time.sleep(delay)
     if process.poll() is not None:
         pytest.skip("the run finished before it could be interrupted")
@@ -383,6 +399,7 @@ def test_fix_and_pin_interrupted_say_so(tmp_path: Path, command: str) -> None:
     _many(tmp_path, 1500)
     files = [f"content/p{index}/mechanisms/m.json" for index in range(1500)]
     arguments = ["fix", "--diff", "content"] if command == "fix" else ["pin", "--check", *files]
-    code, stderr = _interrupt(tmp_path, [sys.executable, "-m", "mechlint", *arguments], 1.0)
+    # a loaded machine may take longer than any fixed delay to start Python: interrupt once mechlint has its handler
+    code, stderr = _interrupt(tmp_path, [sys.executable, "-m", "mechlint", *arguments], 0.5, started=True)
     assert "Traceback" not in stderr, stderr
     assert code == 130 and stderr.strip().splitlines()[-1] == "mechlint: interrupted", (code, stderr)

@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from mechlint import __version__
-from mechlint.cli import attest, check, fix, pin, rules, server
+from mechlint.cli import attest, check, fix, new, pin, rules, server
 from mechlint.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, guarded
 
 __all__ = ["app", "main"]
@@ -46,6 +46,8 @@ def _root(
 
 app.command()(check.check)
 app.command()(fix.fix)
+app.command("new")(new.new_file)
+app.command("schema")(new.print_schema)
 app.command("rules")(rules.list_rules)
 app.command("rule")(rules.show_rule)
 app.command()(pin.pin)

@@ -64,6 +64,14 @@ def check(
     quiet: Annotated[
         int, typer.Option("--quiet", "-q", count=True, help="Print only the summary; -qq: nothing, only the exit code.")
     ] = 0,
+    stdin_filename: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--stdin-filename",
+            help="Check the buffer on standard input (PATH -) as if it were this file: its configuration, "
+            "include patterns and repository.",
+        ),
+    ] = None,
 ) -> None:
     """Check mechanism files and report what is wrong with them."""
     raise typer.Exit(
@@ -88,6 +96,7 @@ def check(
                 show_source=show_source,
                 statistics=statistics,
                 quiet=quiet,
+                stdin_filename=stdin_filename,
             )
         )
     )

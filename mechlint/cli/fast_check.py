@@ -46,11 +46,12 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "--statistics": ("statistics", "flag"),
     "--quiet": ("quiet", "count"),
     "-q": ("quiet", "count"),
+    "--stdin-filename": ("stdin_filename", "value"),
 }
 #: Short flags written together that count: ``-qq`` is ``-q -q``.
 _COUNTED = {"-qq": ("quiet", 2)}
 _CHOICES = {"output_format": {f.value for f in Format}, "fail_on": {f.value for f in FailOn}}
-_PATHS = {"config_file", "root", "baseline"}
+_PATHS = {"config_file", "root", "baseline", "stdin_filename"}
 
 
 def parse_check(argv: list[str]) -> CheckOptions | None:

@@ -23,6 +23,7 @@ from mechlint.terminal import printable
 
 if TYPE_CHECKING:
     from mechlint.config import Config
+    from mechlint.discovery import Candidate
 
 __all__ = ["CACHE_FROM", "CheckOptions", "FailOn", "Format", "parse_outputs", "run_check", "split_commas"]
 
@@ -69,6 +70,7 @@ class CheckOptions:
     show_source: bool | None = None
     statistics: bool = False
     quiet: int = 0
+    stdin_filename: Path | None = None
 
 
 def split_commas(values: list[str] | None) -> list[str]:
@@ -133,12 +135,50 @@ def _given_files_targets(targets: list[str], config: Config, project_root: Path,
     return [str(p) for p in select_changed(candidates, top, changed, root)]
 
 
+def _stdin_conflict(options: CheckOptions) -> str | None:
+    """Why standard input cannot be checked with these options, or ``None``."""
+    name = options.stdin_filename
+    if name is not None and (name.name in ("", ".", "..") or "\x00" in str(name)):
+        return f"--stdin-filename {printable(str(name))!r}: give the path of a file, to check standard input as"
+    if any(path != "-" for path in options.paths) or len(options.paths) > 1:
+        return "standard input (-, --stdin-filename) is checked alone: give no other path"
+    if options.since is not None or options.changed_files:
+        return "--since and --changed-files select files on disk; they do not go with standard input"
+    if options.update_baseline:
+        return "--update-baseline records the findings of the whole project; it does not go with standard input"
+    return None
+
+
+def project_root_for(start: Path | None) -> Path:
+    """The repository of ``start`` (the folder of --stdin-filename), else of the working folder."""
+    from mechlint.discovery import find_project_root
+
+    cwd = Path.cwd()
+    if start is None:
+        return find_project_root(cwd)
+    found = find_project_root(start)
+    if (found / ".git").exists() or not start.resolve().is_relative_to(cwd.resolve()):
+        return found
+    return find_project_root(cwd)  # no repository: the working folder, as for a file on disk
+
+
+def _read_stdin(name: Path | None, max_size: int) -> Candidate:
+    """The buffer on standard input (at most ``max_size`` bytes) at the path it is checked as.
+
+    Without ``--stdin-filename`` it is ``-`` in the working folder, and always checked.
+    """
+    from mechlint.discovery import Candidate, read_stream
+
+    path = Path(os.path.abspath(name if name is not None else "-"))
+    return Candidate(path, explicit=name is None, data=read_stream(sys.stdin.buffer, max_size))
+
+
 def run_check(options: CheckOptions) -> int:
     """Run ``mechlint check``; the exit code."""
     from mechlint.adoption import BASELINE_VERSION, baseline_text, load_baseline
     from mechlint.cli.progress import progress_bar
     from mechlint.config import load_config
-    from mechlint.discovery import UsageError, find_project_root
+    from mechlint.discovery import UsageError
     from mechlint.engine import lint
     from mechlint.errors import ConfigError
     from mechlint.model import Keep
@@ -154,8 +194,15 @@ def run_check(options: CheckOptions) -> int:
     if options.update_baseline and baseline is None:
         error("--update-baseline needs --baseline FILE")
         return EXIT_USAGE
+    stdin = options.stdin_filename is not None or "-" in options.paths
+    conflict = _stdin_conflict(options) if stdin else None
+    if conflict:
+        error(conflict)
+        return EXIT_USAGE
+    # a buffer is checked as if it were at --stdin-filename: configuration and repository are found from there
+    start = Path(os.path.abspath(options.stdin_filename)).parent if options.stdin_filename is not None else None
     try:
-        config = load_config(options.config_file).with_flags(
+        config = load_config(options.config_file, start=start).with_flags(
             select=split_commas(options.select), ignore=split_commas(options.ignore), fail_on=options.fail_on
         )
         known = load_baseline(baseline) if baseline is not None and not options.update_baseline else None
@@ -181,8 +228,11 @@ def run_check(options: CheckOptions) -> int:
     if options.statistics and output_format is not Format.text:
         error(f"--statistics counts findings in the text report; --format {output_format.value} has every finding")
         return EXIT_USAGE
-    project_root = (root or find_project_root(Path.cwd())).resolve()
+    project_root = (root or project_root_for(start)).resolve()
     targets = options.paths or ["."]
+    buffer = _read_stdin(options.stdin_filename, config.max_file_size) if stdin else None
+    if buffer is not None:
+        targets = []
     formats = {output_format, *(f for f, _ in extra_outputs)}
     try:
         nothing = ""
@@ -205,15 +255,22 @@ def run_check(options: CheckOptions) -> int:
             baseline=known,
             baseline_name=str(baseline or ""),
             jobs=options.jobs,
-            cache=result_cache_folder(project_root) if options.cache is not False else None,
+            cache=result_cache_folder(project_root) if options.cache is not False and buffer is None else None,
             cache_from=CACHE_FROM if options.cache is None else 0,
             progress=progress_bar() if options.quiet < 2 else None,
             # only a baseline and fingerprints need them (a given baseline and SARIF turn them on)
             value_hashes=options.update_baseline or Format.gitlab in formats,
+            buffer=buffer,
         )
     except UsageError as problem:
         error(str(problem))
         return EXIT_USAGE
+    if buffer is not None and not report.files_checked:
+        nothing = (
+            f"{printable(str(options.stdin_filename))} is not a mechanism file by the include and exclude "
+            "patterns of the configuration; nothing checked."
+        )
+        sys.stderr.write(nothing + "\n")
     plain = OutputOptions(
         root_uri=project_root.as_uri().rstrip("/") + "/",
         tool_version=__version__,

@@ -86,10 +86,9 @@ def _snippet(result: Result, options: OutputOptions) -> list[str]:
     end = region.end_column - 1 - result.source_start if region.end_line == region.start_line else start + 1
     start = min(start, len(line))
     end = max(min(end, len(line)), start + 1)
-    left = max(start - 60, 0) if len(line) > 200 else 0  # keep long lines readable around the span
-    line = line[left : left + 200] if len(line) > 200 else line
-    start, end = start - left, max(min(end - left, len(line)), start - left + 1)
-    if left or result.source_start:
+    # the excerpt is at most a few hundred characters around the span (see Result.source_line): fit() cuts it to
+    # the width; "…" says where the excerpt itself begins inside a longer line
+    if result.source_start:
         line, start, end = "…" + line, start + 1, end + 1
     # tabs become four spaces, so that the width is known and the carets stay under the span
     tabs_before, tabs_within = line[:start].count("\t"), line[start:end].count("\t")

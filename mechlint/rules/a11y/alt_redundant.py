@@ -17,6 +17,7 @@ from difflib import SequenceMatcher
 
 from mechlint.document import Document
 from mechlint.model import Finding, Level
+from mechlint.placeholder import is_placeholder
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import as_object
 
@@ -64,8 +65,8 @@ def similarity(a: str, b: str) -> float:
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     root = as_object(document.data) or {}
     alt = root.get("alt")
-    if not isinstance(alt, str) or not alt.strip():
-        return
+    if not isinstance(alt, str) or not alt.strip() or is_placeholder(alt):
+        return  # an unwritten alt is schema/placeholder's
     opening = _SELF_REFERENCE.match(alt)
     if opening:
         words = " ".join(opening.group(0).split())
@@ -77,7 +78,7 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     folded = fold(alt)
     for name in ("title", "caption"):
         other = root.get(name)
-        if not isinstance(other, str) or not fold(other):
+        if not isinstance(other, str) or not fold(other) or is_placeholder(other):
             continue
         ratio = similarity(folded, fold(other))
         if ratio >= SIMILARITY:

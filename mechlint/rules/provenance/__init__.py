@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from mechlint.document import Document
 from mechlint.model import Finding
+from mechlint.placeholder import placeholder_sources
 from mechlint.rules import Example, RuleContext, RuleMeta
 
 #: The repository the documented examples run in (built by the test suite).
@@ -43,6 +44,15 @@ def report(meta: RuleMeta, document: Document, context: RuleContext) -> Iterator
     if run is None or location is None:
         return
     outcomes = document.memo("provenance", lambda: run.provenance().outcomes(document.data, location))
+    unwritten = placeholder_sources(document.data)  # schema/placeholder asks for the path first
     for outcome in outcomes:
-        if outcome.rule == meta.id:
+        if outcome.rule == meta.id and not _of_sources(outcome.pointer, unwritten):
             yield meta.finding(outcome.pointer, outcome.message, level=outcome.level)
+
+
+def _of_sources(pointer: str, indices: frozenset[int]) -> bool:
+    """Whether ``pointer`` is one of the sources at ``indices``, or inside one."""
+    if not indices or not pointer.startswith("/sources/"):
+        return False
+    index = pointer.split("/")[2]
+    return index.isdigit() and int(index) in indices
