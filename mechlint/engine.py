@@ -3,6 +3,9 @@
 It finds the files, loads each one, runs every enabled rule over it, turns a
 crashing rule into a ``mechlint/internal-error`` finding, and places the
 findings of each file on lines and columns. It prints nothing.
+
+Long: the options object (one documented field a way to run), the run over
+every file and one file's check are one flow that reads top to bottom.
 """
 
 from __future__ import annotations

@@ -141,7 +141,7 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
 
     from mechlint.cli.exits import EXIT_OK, EXIT_USAGE
     from mechlint.cli.exits import error as _error
-    from mechlint.cli.run_check import project_root_for
+    from mechlint.cli.stdin import project_root_for
     from mechlint.config import DEFAULT_EXCLUDE, load_config
     from mechlint.discovery import selected
     from mechlint.docs import DOCS_URL

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 from mechlint import __version__
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error
 from mechlint.cli.output import text_width, use_color, write_output
+from mechlint.cli.stdin import project_root_for, read_stdin, stdin_conflict
 from mechlint.terminal import printable
 
 if TYPE_CHECKING:
     from mechlint.config import Config
-    from mechlint.discovery import Candidate
 
 __all__ = ["CACHE_FROM", "CheckOptions", "FailOn", "Format", "parse_outputs", "run_check", "split_commas"]
 
@@ -135,44 +135,6 @@ def _given_files_targets(targets: list[str], config: Config, project_root: Path,
     return [str(p) for p in select_changed(candidates, top, changed, root)]
 
 
-def _stdin_conflict(options: CheckOptions) -> str | None:
-    """Why standard input cannot be checked with these options, or ``None``."""
-    name = options.stdin_filename
-    if name is not None and (name.name in ("", ".", "..") or "\x00" in str(name)):
-        return f"--stdin-filename {printable(str(name))!r}: give the path of a file, to check standard input as"
-    if any(path != "-" for path in options.paths) or len(options.paths) > 1:
-        return "standard input (-, --stdin-filename) is checked alone: give no other path"
-    if options.since is not None or options.changed_files:
-        return "--since and --changed-files select files on disk; they do not go with standard input"
-    if options.update_baseline:
-        return "--update-baseline records the findings of the whole project; it does not go with standard input"
-    return None
-
-
-def project_root_for(start: Path | None) -> Path:
-    """The repository of ``start`` (the folder of --stdin-filename), else of the working folder."""
-    from mechlint.discovery import find_project_root
-
-    cwd = Path.cwd()
-    if start is None:
-        return find_project_root(cwd)
-    found = find_project_root(start)
-    if (found / ".git").exists() or not start.resolve().is_relative_to(cwd.resolve()):
-        return found
-    return find_project_root(cwd)  # no repository: the working folder, as for a file on disk
-
-
-def _read_stdin(name: Path | None, max_size: int) -> Candidate:
-    """The buffer on standard input (at most ``max_size`` bytes) at the path it is checked as.
-
-    Without ``--stdin-filename`` it is ``-`` in the working folder, and always checked.
-    """
-    from mechlint.discovery import Candidate, read_stream
-
-    path = Path(os.path.abspath(name if name is not None else "-"))
-    return Candidate(path, explicit=name is None, data=read_stream(sys.stdin.buffer, max_size))
-
-
 def run_check(options: CheckOptions) -> int:
     """Run ``mechlint check``; the exit code."""
     from mechlint.adoption import BASELINE_VERSION, baseline_text, load_baseline
@@ -195,7 +157,7 @@ def run_check(options: CheckOptions) -> int:
         error("--update-baseline needs --baseline FILE")
         return EXIT_USAGE
     stdin = options.stdin_filename is not None or "-" in options.paths
-    conflict = _stdin_conflict(options) if stdin else None
+    conflict = stdin_conflict(options) if stdin else None
     if conflict:
         error(conflict)
         return EXIT_USAGE
@@ -230,7 +192,7 @@ def run_check(options: CheckOptions) -> int:
         return EXIT_USAGE
     project_root = (root or project_root_for(start)).resolve()
     targets = options.paths or ["."]
-    buffer = _read_stdin(options.stdin_filename, config.max_file_size) if stdin else None
+    buffer = read_stdin(options.stdin_filename, config.max_file_size) if stdin else None
     if buffer is not None:
         targets = []
     formats = {output_format, *(f for f, _ in extra_outputs)}

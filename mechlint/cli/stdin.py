@@ -1,0 +1,57 @@
+"""``check --stdin-filename PATH -``: the buffer on standard input, checked as if it were the file at PATH.
+
+Without typer: the fast path for ``check`` uses it too.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mechlint.terminal import printable
+
+if TYPE_CHECKING:
+    from mechlint.cli.run_check import CheckOptions
+    from mechlint.discovery import Candidate
+
+__all__ = ["project_root_for", "read_stdin", "stdin_conflict"]
+
+
+def stdin_conflict(options: CheckOptions) -> str | None:
+    """Why standard input cannot be checked with these options, or ``None``."""
+    name = options.stdin_filename
+    if name is not None and (name.name in ("", ".", "..") or "\x00" in str(name)):
+        return f"--stdin-filename {printable(str(name))!r}: give the path of a file, to check standard input as"
+    if any(path != "-" for path in options.paths) or len(options.paths) > 1:
+        return "standard input (-, --stdin-filename) is checked alone: give no other path"
+    if options.since is not None or options.changed_files:
+        return "--since and --changed-files select files on disk; they do not go with standard input"
+    if options.update_baseline:
+        return "--update-baseline records the findings of the whole project; it does not go with standard input"
+    return None
+
+
+def project_root_for(start: Path | None) -> Path:
+    """The repository of ``start`` (the folder of --stdin-filename), else of the working folder."""
+    from mechlint.discovery import find_project_root
+
+    cwd = Path.cwd()
+    if start is None:
+        return find_project_root(cwd)
+    found = find_project_root(start)
+    if (found / ".git").exists() or not start.resolve().is_relative_to(cwd.resolve()):
+        return found
+    return find_project_root(cwd)  # no repository: the working folder, as for a file on disk
+
+
+def read_stdin(name: Path | None, max_size: int) -> Candidate:
+    """The buffer on standard input (at most ``max_size`` bytes) at the path it is checked as.
+
+    Without ``--stdin-filename`` it is ``-`` in the working folder, and always checked.
+    """
+    from mechlint.discovery import Candidate, read_stream
+
+    path = Path(os.path.abspath(name if name is not None else "-"))
+    return Candidate(path, explicit=name is None, data=read_stream(sys.stdin.buffer, max_size))
