@@ -25,10 +25,6 @@ DUPLICATE_KEY = "schema/duplicate-key"
 _DEPTH_FOR_MESSAGES = 500
 
 
-class _DuplicateSeen(Exception):
-    pass
-
-
 class _NonFinite(Exception):
     pass
 

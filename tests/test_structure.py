@@ -131,3 +131,25 @@ def test_a_long_module_says_why_in_its_docstring() -> None:
         if lines > 300:
             docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
             assert "\nLong: " in docstring, f"{path.relative_to(ROOT)} has {lines} lines and no reason"
+
+
+def test_the_ids_of_the_mechlint_rules_are_declared_only_in_their_rule_modules() -> None:
+    """``mechlint/internal-error`` and the others are written once, in ``mechlint/rules/mechlint/<rule>.py``."""
+    from mechlint.registry import rules_by_id
+
+    ids = {rule_id for rule_id in rules_by_id() if rule_id.startswith("mechlint/")}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.is_relative_to(PACKAGE / "rules" / "mechlint") or path.is_relative_to(PACKAGE / "report"):
+            continue  # the SARIF reporter names the descriptor of a notification; it may not import rules
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        assert not literals & ids, f"{path.relative_to(ROOT)} spells {sorted(literals & ids)}"
+
+
+def test_the_per_run_services_have_a_name_that_says_so() -> None:
+    from mechlint.rules import RuleContext
+    from mechlint.services import RunServices
+
+    assert not (PACKAGE / "run.py").exists()
+    assert "services" in RuleContext.__dataclass_fields__
+    assert RunServices(root=ROOT).source_root is None

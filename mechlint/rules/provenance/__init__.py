@@ -38,11 +38,11 @@ CURRENT_POST = Example(
 
 
 def report(meta: RuleMeta, document: Document, context: RuleContext) -> Iterator[Finding]:
-    run = context.run
+    services = context.services
     location = document.location
-    if run is None or location is None:
+    if services is None or location is None:
         return
-    outcomes = document.memo("provenance", lambda: run.provenance().outcomes(document.data, location))
+    outcomes = document.memo("provenance", lambda: services.provenance().outcomes(document.data, location))
     for outcome in outcomes:
         if outcome.rule == meta.id:
             yield meta.finding(outcome.pointer, outcome.message, level=outcome.level)
