@@ -9,10 +9,16 @@ rules say nothing about it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mechlint.document import Document
 from mechlint.model import Finding
 from mechlint.rules import Example, RuleContext, RuleMeta
+
+if TYPE_CHECKING:
+    from mechlint.provenance.resolve import Outcome
+    from mechlint.services import RunServices
 
 #: The repository the documented examples run in (built by the test suite).
 EXAMPLE_REPOSITORY = (
@@ -42,7 +48,12 @@ def report(meta: RuleMeta, document: Document, context: RuleContext) -> Iterator
     location = document.location
     if services is None or location is None:
         return
-    outcomes = document.memo("provenance", lambda: services.provenance().outcomes(document.data, location))
+    outcomes = document.derived(_outcomes, services, location)
     for outcome in outcomes:
         if outcome.rule == meta.id:
             yield meta.finding(outcome.pointer, outcome.message, level=outcome.level)
+
+
+def _outcomes(document: Document, services: RunServices, location: Path) -> list[Outcome]:
+    """What the classifier says about every source of the document; asked once, shared by the eight rules."""
+    return services.provenance().outcomes(document.data, location)
