@@ -153,3 +153,16 @@ def test_the_per_run_services_have_a_name_that_says_so() -> None:
     assert not (PACKAGE / "run.py").exists()
     assert "services" in RuleContext.__dataclass_fields__
     assert RunServices(root=ROOT).source_root is None
+
+
+def test_the_readme_module_map_names_every_module() -> None:
+    """The "Developing" section of the README names each module of mechlint/, mechlint/cli/ and mechlint/provenance/."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Developing") :]
+    section = section[: section.find("\n## ", 3)] if "\n## " in section[3:] else section
+    for folder in (PACKAGE, PACKAGE / "cli", PACKAGE / "provenance"):
+        for path in sorted(folder.glob("*.py")):
+            if path.name not in ("__init__.py", "__main__.py"):
+                assert f"{path.name}`" in section, f"the README's module map does not name {path.relative_to(ROOT)}"
+    for package in sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py")):
+        assert f"`{package}/" in section, f"the README's module map does not name mechlint/{package}/"
