@@ -166,3 +166,18 @@ def test_the_readme_module_map_names_every_module() -> None:
                 assert f"{path.name}`" in section, f"the README's module map does not name {path.relative_to(ROOT)}"
     for package in sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py")):
         assert f"`{package}/" in section, f"the README's module map does not name mechlint/{package}/"
+
+
+def test_no_test_reaches_into_private_names() -> None:
+    """Tests use public names: no ``from mechlint… import _x``, no ``obj._x`` (but ``self._x``), no ``__wrapped__``."""
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mechlint"):
+                private = [a.name for a in node.names if a.name.startswith("_") and not a.name.endswith("__")]
+                assert not private, f"{path.name}:{node.lineno} imports {private}"
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+                dunder = node.attr.startswith("__") and node.attr.endswith("__") and node.attr != "__wrapped__"
+                own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+                assert dunder or own, f"{path.name}:{node.lineno} reaches into {ast.unparse(node)}"
+            if isinstance(node, ast.Attribute) and node.attr == "inner_test":
+                raise AssertionError(f"{path.name}:{node.lineno} uses hypothesis internals")
