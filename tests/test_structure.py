@@ -181,3 +181,13 @@ def test_no_test_reaches_into_private_names() -> None:
                 assert dunder or own, f"{path.name}:{node.lineno} reaches into {ast.unparse(node)}"
             if isinstance(node, ast.Attribute) and node.attr == "inner_test":
                 raise AssertionError(f"{path.name}:{node.lineno} uses hypothesis internals")
+
+
+def test_the_provenance_classifier_takes_the_rule_ids_from_the_rule_modules() -> None:
+    from mechlint.registry import rules_by_id
+
+    ids = set(rules_by_id())
+    for name in ("provenance/resolve.py",):
+        tree = ast.parse((PACKAGE / name).read_text(encoding="utf-8"))
+        literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        assert not literals & ids, f"{name} spells {sorted(literals & ids)}"
