@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from mechlint.jsonscan import JsonSyntaxError, ScanResult, locate, parse_int, scan, string_offsets
 from mechlint.model import Finding, Region
@@ -25,12 +25,21 @@ DUPLICATE_KEY = "schema/duplicate-key"
 _DEPTH_FOR_MESSAGES = 500
 
 
-class _DuplicateSeen(Exception):
-    pass
-
-
 class _NonFinite(Exception):
     pass
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _split_lines(document: Document) -> list[str]:
+    return document.text.split("\n")
+
+
+def _line_starts(document: Document) -> list[int]:
+    # 0, then each line's length plus its "\n" added up (one entry past the end, never reached)
+    return list(accumulate(map((1).__add__, map(len, document.lines)), initial=0))
 
 
 def _reject_constant(name: str) -> Any:
@@ -53,28 +62,31 @@ class Document:
     #: Spans of only the pointers in ``_located`` (and those above them), from :meth:`prepare`.
     _partial: ScanResult | None = None
     _located: frozenset[str] = frozenset()
-    _memo: dict[str, Any] = field(default_factory=dict)
+    _derived: dict[Callable[..., Any], Any] = field(default_factory=dict)
     #: Character offsets of string literals by the literal's start (empty without escapes): computed once
     #: per literal, not once per finding in it (a long description can hold thousands).
     _string_offsets: dict[int, list[int]] = field(default_factory=dict)
 
-    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
-        """A value computed once per document and shared by the rules that need it."""
-        if key not in self._memo:
-            self._memo[key] = compute()
-        return self._memo[key]
+    def derived(self, compute: Callable[Concatenate[Document, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``compute(self, *args, **kwargs)``, computed once per document and shared by every rule that asks.
+
+        The value is kept under ``compute`` itself (a module-level function,
+        so one per kind of value, and typed by its signature): every call for
+        one document must pass the same arguments.
+        """
+        try:
+            return cast(T, self._derived[compute])
+        except KeyError:
+            value = self._derived[compute] = compute(self, *args, **kwargs)
+            return value
 
     @property
     def lines(self) -> list[str]:
         """The lines of the text, split once."""
-        return self.memo("lines", lambda: self.text.split("\n"))  # type: ignore[no-any-return]
+        return self.derived(_split_lines)
 
     def _line_starts(self) -> list[int]:
-        def compute() -> list[int]:
-            # 0, then each line's length plus its "\n" added up (one entry past the end, never reached)
-            return list(accumulate(map((1).__add__, map(len, self.lines)), initial=0))
-
-        return self.memo("line-starts", compute)  # type: ignore[no-any-return]
+        return self.derived(_line_starts)
 
     def scan(self) -> ScanResult:
         """Positions of every value; computed once, and only on demand."""

@@ -43,7 +43,7 @@ from mechlint.parallel import default_jobs, run_all
 from mechlint.paths import display_path, relative_to_base, repository_uri
 from mechlint.report.fingerprint import line_fingerprints
 from mechlint.rules.mechlint.unreadable_file import META as UNREADABLE_FILE_RULE
-from mechlint.run import Run
+from mechlint.services import RunServices
 from mechlint.views import as_object, items
 
 if TYPE_CHECKING:  # the result cache (and SQLite) is imported only by runs that use it
@@ -114,8 +114,8 @@ def lint(
     config = config if config is not None else load_config(start=cwd)
     root = (root or find_project_root(cwd)).resolve()
     base = config.root if config.source else root
-    run = Run(root=root, source_root=source_root, frozen_pattern=config.frozen_pattern())
-    enabled = [replace(e, context=replace(e.context, run=run)) for e in config.enabled()]
+    services = RunServices(root=root, source_root=source_root, frozen_pattern=config.frozen_pattern())
+    enabled = [replace(e, context=replace(e.context, services=services)) for e in config.enabled()]
     excluded = (*DEFAULT_EXCLUDE, *config.exclude)
     if buffer is not None:
         picked = buffer.explicit or selected(buffer.path, config.include, excluded, base)
@@ -133,10 +133,10 @@ def lint(
 
     results_cache = None
     if cache is not None:
-        sources_key = run.provenance().cache_key
+        sources_key = services.provenance().cache_key
         from mechlint.resultcache import ResultCache, config_fingerprint
 
-        results_cache = ResultCache(cache, config_fingerprint(config, enabled, run), sources_key)
+        results_cache = ResultCache(cache, config_fingerprint(config, enabled, services), sources_key)
 
     def work(candidate: Candidate) -> tuple[FileReport, list[Notification]]:
         checked = lint_file(candidate, config, enabled, root, cwd, fingerprints, results_cache, hashes, keep)
@@ -160,7 +160,7 @@ def lint(
                 files.append(replace(report, results=tuple(results)))
     finally:
         collector.restore()
-        run.close()
+        services.close()
         if results_cache is not None:
             results_cache.prune()
             results_cache.close()

@@ -115,6 +115,14 @@ class PlainLists:
             matches: Iterator[re.Match[str]] = self._pattern.finditer(text)
         else:
             matches = _candidates(self._pattern, self._leads, text)
+        yield from self._entries(matches)
+
+    def find_plain(self, text: str) -> Iterator[tuple[int, int, Substitution]]:
+        """What :meth:`find` gives, the plain way: the whole pattern over the whole text (a test holds them equal)."""
+        if self._pattern is not None:
+            yield from self._entries(self._pattern.finditer(text))
+
+    def _entries(self, matches: Iterator[re.Match[str]]) -> Iterator[tuple[int, int, Substitution]]:
         for match in matches:
             entry = self._forms.get(" ".join(match.group(0).lower().split()))
             if entry is not None:

@@ -51,11 +51,15 @@ _TOP_FIELDS = ("title", "description", "caption", "alt")
 
 def of(document: Document, *, labels: bool = False) -> tuple[Passage, ...]:
     """The passages of a document, computed once and shared by every prose rule."""
-    everything: tuple[Passage, ...] = document.memo("passages", lambda: tuple(passages(document.data, labels=True)))
-    if labels:
-        return everything
-    prose: tuple[Passage, ...] = document.memo("prose", lambda: tuple(p for p in everything if p.kind != "label"))
-    return prose
+    return document.derived(_with_labels) if labels else document.derived(_prose)
+
+
+def _with_labels(document: Document) -> tuple[Passage, ...]:
+    return tuple(passages(document.data, labels=True))
+
+
+def _prose(document: Document) -> tuple[Passage, ...]:
+    return tuple(p for p in of(document, labels=True) if p.kind != "label")
 
 
 #: Joins the strings of a file for whole-file regex passes; the patterns used so never match it.
@@ -119,17 +123,23 @@ class Joined:
 
 def joined(document: Document, *, labels: bool = False) -> Joined:
     """The passages of :func:`of` as one :class:`Joined` text, computed once per document."""
+    return document.derived(_joined_with_labels) if labels else document.derived(_joined_prose)
 
-    def compute() -> Joined:
-        found = of(document, labels=labels)
-        starts, position = [], 0
-        for passage in found:
-            starts.append(position)
-            position += len(passage.text) + 1
-        return Joined(SEPARATOR.join(p.text for p in found), tuple(starts), found)
 
-    result: Joined = document.memo("joined-labels" if labels else "joined", compute)
-    return result
+def _join(found: tuple[Passage, ...]) -> Joined:
+    starts, position = [], 0
+    for passage in found:
+        starts.append(position)
+        position += len(passage.text) + 1
+    return Joined(SEPARATOR.join(p.text for p in found), tuple(starts), found)
+
+
+def _joined_with_labels(document: Document) -> Joined:
+    return _join(of(document, labels=True))
+
+
+def _joined_prose(document: Document) -> Joined:
+    return _join(of(document))
 
 
 def passages(data: Any, *, labels: bool = False) -> Iterator[Passage]:
@@ -255,6 +265,11 @@ def sentences(text: str) -> list[tuple[int, int]]:
             end = first.end(2)
             return [_trim(text, 0, end)] if not text[:end].isspace() else []
         return _line_sentences(text)
+    return sentences_plain(text)
+
+
+def sentences_plain(text: str) -> list[tuple[int, int]]:
+    """What :func:`sentences` gives, the plain way: each line split on its own (a test holds them equal)."""
     out: list[tuple[int, int]] = []
     start = 0
     for line in text.split("\n"):

@@ -40,7 +40,7 @@ from mechlint.sqlite import CacheBusy, open_cache
 
 if TYPE_CHECKING:
     from mechlint.config import Config, EnabledRule
-    from mechlint.run import Run
+    from mechlint.services import RunServices
 
 MAX_ENTRIES = 100_000
 SECRET_SIZE = 32
@@ -305,7 +305,7 @@ def result_cache_folder(project_root: Path) -> Path | None:
 RESULTS_FORMAT = 2
 
 
-def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], run: Run) -> str:
+def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], services: RunServices) -> str:
     """Everything besides a file's bytes and sources that its results depend on."""
     from mechlint.version import __version__
 
@@ -339,8 +339,8 @@ def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], run: Run)
             rules,
             words,
             allow,
-            str(run.root),
-            str(run.source_root),
-            run.frozen_pattern,
+            str(services.root),
+            str(services.source_root),
+            services.frozen_pattern,
         ]
     )

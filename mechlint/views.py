@@ -83,12 +83,11 @@ def lit_entries(step: dict[str, Any], pointer: str) -> Iterator[tuple[str, str, 
 
 def step_entries(document: Document) -> tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...]:
     """For every step of every scenario: its pointer and its ``lit_entries``; computed once a document."""
+    return document.derived(_step_entries)
 
-    def compute() -> tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...]:
-        return tuple((pointer, tuple(lit_entries(step, pointer))) for *_, step, pointer in all_steps(document.data))
 
-    found: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = document.memo("step-entries", compute)
-    return found
+def _step_entries(document: Document) -> tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...]:
+    return tuple((pointer, tuple(lit_entries(step, pointer))) for *_, step, pointer in all_steps(document.data))
 
 
 def quote(value: Any, limit: int = 60) -> str:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mechlint import document as document_module
 from mechlint.document import load
 from mechlint.jsonscan import ScanResult, locate, scan
 from mechlint.model import Finding
@@ -145,17 +146,20 @@ def test_locate_gives_the_full_scanner_spans_for_every_pointer_it_was_asked(text
     "text",
     ['{"a": "caf\\u00e9 \\n x", "b": "plain text"}', '{\n  "a": "tab\\there",\n  "b": "B’s “quoted” text"\n}'],
 )
-def test_prepared_regions_equal_regions_from_the_full_scan(text: str) -> None:
+def test_prepared_regions_equal_regions_from_the_full_scan(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     findings = [
         Finding("x/y", "m", pointer=pointer, span=span)
         for pointer in ("/a", "/b", "/c", "")
         for span in (None, (0, 1), (2, 6), (5, 100), (-3, 2))
     ] + [Finding("x/y", "m", pointer="/b", on_key=True)]
     full = load("x.json", text.encode())
+    expected = [full.region(f) for f in findings]
     prepared = load("x.json", text.encode())
+    scans: list[str] = []
+    monkeypatch.setattr(document_module, "scan", lambda *args, **kwargs: scans.append("full") or scan(*args, **kwargs))
     prepared.prepare(f.pointer for f in findings)
-    assert [prepared.region(f) for f in findings] == [full.region(f) for f in findings]
-    assert prepared._scan is None  # nothing needed the full scan
+    assert [prepared.region(f) for f in findings] == expected
+    assert scans == []  # nothing needed the full scan
 
 
 def test_locate_refuses_pointers_deeper_than_it_walks() -> None:

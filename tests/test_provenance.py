@@ -436,7 +436,7 @@ def test_a_frozen_copy_in_the_working_tree_vouches_for_its_blob(repo: Path, monk
     ["post.md", "sub/post.md", "missing.md", "post.md/below", "inside-link/post.md", "outside-link/x", "loop", "dead"],
 )
 def test_real_path_is_realpath(repo: Path, tmp_path: Path, path: str) -> None:
-    from mechlint.provenance.paths import _real_path
+    from mechlint.provenance.paths import real_path
 
     write(repo, "post.md", "a\n")
     write(repo, "sub/post.md", "b\n")
@@ -454,7 +454,7 @@ def test_real_path_is_realpath(repo: Path, tmp_path: Path, path: str) -> None:
         except (OSError, RuntimeError) as error:
             return type(error)
 
-    assert outcome(lambda: _real_path(top, path)) == outcome(
+    assert outcome(lambda: real_path(top, path)) == outcome(
         lambda: os.path.realpath(os.path.join(top, path), strict=True)
     )
 

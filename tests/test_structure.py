@@ -137,3 +137,63 @@ def test_a_long_module_says_why_in_its_docstring() -> None:
         if lines > 300:
             docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
             assert "\nLong: " in docstring, f"{path.relative_to(ROOT)} has {lines} lines and no reason"
+
+
+def test_the_ids_of_the_mechlint_rules_are_declared_only_in_their_rule_modules() -> None:
+    """``mechlint/internal-error`` and the others are written once, in ``mechlint/rules/mechlint/<rule>.py``."""
+    from mechlint.registry import rules_by_id
+
+    ids = {rule_id for rule_id in rules_by_id() if rule_id.startswith("mechlint/")}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.is_relative_to(PACKAGE / "rules" / "mechlint") or path.is_relative_to(PACKAGE / "report"):
+            continue  # the SARIF reporter names the descriptor of a notification; it may not import rules
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        assert not literals & ids, f"{path.relative_to(ROOT)} spells {sorted(literals & ids)}"
+
+
+def test_the_per_run_services_have_a_name_that_says_so() -> None:
+    from mechlint.rules import RuleContext
+    from mechlint.services import RunServices
+
+    assert not (PACKAGE / "run.py").exists()
+    assert "services" in RuleContext.__dataclass_fields__
+    assert RunServices(root=ROOT).source_root is None
+
+
+def test_the_readme_module_map_names_every_module() -> None:
+    """The "Developing" section of the README names each module of mechlint/, mechlint/cli/ and mechlint/provenance/."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Developing") :]
+    section = section[: section.find("\n## ", 3)] if "\n## " in section[3:] else section
+    for folder in (PACKAGE, PACKAGE / "cli", PACKAGE / "provenance"):
+        for path in sorted(folder.glob("*.py")):
+            if path.name not in ("__init__.py", "__main__.py"):
+                assert f"{path.name}`" in section, f"the README's module map does not name {path.relative_to(ROOT)}"
+    for package in sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py")):
+        assert f"`{package}/" in section, f"the README's module map does not name mechlint/{package}/"
+
+
+def test_no_test_reaches_into_private_names() -> None:
+    """Tests use public names: no ``from mechlint… import _x``, no ``obj._x`` (but ``self._x``), no ``__wrapped__``."""
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mechlint"):
+                private = [a.name for a in node.names if a.name.startswith("_") and not a.name.endswith("__")]
+                assert not private, f"{path.name}:{node.lineno} imports {private}"
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+                dunder = node.attr.startswith("__") and node.attr.endswith("__") and node.attr != "__wrapped__"
+                own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+                assert dunder or own, f"{path.name}:{node.lineno} reaches into {ast.unparse(node)}"
+            if isinstance(node, ast.Attribute) and node.attr == "inner_test":
+                raise AssertionError(f"{path.name}:{node.lineno} uses hypothesis internals")
+
+
+def test_the_provenance_classifier_takes_the_rule_ids_from_the_rule_modules() -> None:
+    from mechlint.registry import rules_by_id
+
+    ids = set(rules_by_id())
+    for name in ("provenance/resolve.py",):
+        tree = ast.parse((PACKAGE / name).read_text(encoding="utf-8"))
+        literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        assert not literals & ids, f"{name} spells {sorted(literals & ids)}"

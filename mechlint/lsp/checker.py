@@ -2,7 +2,7 @@
 
 The configuration is found by walking up from the file's folder, and kept
 until it, or a file it names, changes (:meth:`Checker.reload`). Sources are
-read as ``check`` reads them, through one :class:`~mechlint.run.Run` per
+read as ``check`` reads them, through one :class:`~mechlint.services.RunServices` per
 project whose answers are kept between keystrokes: a source is hashed again
 only when its size, time or inode changed, or the repository's refs moved.
 """
@@ -25,7 +25,7 @@ from mechlint.errors import ConfigError
 from mechlint.model import Level, Region, Result, RuleInfo
 from mechlint.paths import relative_posix
 from mechlint.rules.mechlint.invalid_config import META as INVALID_CONFIG_RULE
-from mechlint.run import Run
+from mechlint.services import RunServices
 
 INVALID_CONFIG = INVALID_CONFIG_RULE.id
 Stat = tuple[int, int, int] | None
@@ -60,7 +60,7 @@ class _Project:
     config: Config
     enabled: list[EnabledRule]
     rules: dict[str, RuleInfo]
-    run: Run
+    services: RunServices
     config_stat: Stat
     seen: dict[str, Stat] = field(default_factory=dict)
 
@@ -79,7 +79,7 @@ class Checker:
         """Forget every configuration, word list and source answer: they are read again when next needed."""
         for project in self._projects.values():
             if isinstance(project, _Project):
-                project.run.close()
+                project.services.close()
         self._projects.clear()
 
     def close(self) -> None:
@@ -89,7 +89,7 @@ class Checker:
         """Forget the sources' answers (kept configurations): after a save, every source is hashed again."""
         for project in self._projects.values():
             if isinstance(project, _Project):
-                project.run.close()
+                project.services.close()
                 project.seen.clear()
 
     def project_root(self, path: Path) -> Path:
@@ -106,7 +106,7 @@ class Checker:
         folder = path.parent
         known = self._projects.get(folder)
         if isinstance(known, _Project) and known.config.source and _stat(str(known.config.source)) != known.config_stat:
-            known.run.close()
+            known.services.close()
             known = None
         if known is None:
             try:
@@ -115,11 +115,13 @@ class Checker:
                 self.log(f"the configuration cannot be used: {error}")
                 known = error
             else:
-                run = Run(root=self.project_root(path), source_root=self.root, frozen_pattern=config.frozen_pattern())
-                enabled = [replace(e, context=replace(e.context, run=run)) for e in config.enabled()]
+                services = RunServices(
+                    root=self.project_root(path), source_root=self.root, frozen_pattern=config.frozen_pattern()
+                )
+                enabled = [replace(e, context=replace(e.context, services=services)) for e in config.enabled()]
                 rules = {info.id: info for info in rule_infos(enabled)}
                 stat = _stat(str(config.source)) if config.source else None
-                known = _Project(config, enabled, rules, run, stat)
+                known = _Project(config, enabled, rules, services, stat)
             self._projects[folder] = known
         return known
 
@@ -166,7 +168,7 @@ class Checker:
         if not document.parsed or document.location is None:
             return
         try:
-            repository = project.run.provenance().repository(document.location)
+            repository = project.services.provenance().repository(document.location)
         except Exception as error:  # a repository that cannot be read is reported by the rules
             self.log(f"cannot look at the repository of {document.path}: {error}")
             return
@@ -179,7 +181,7 @@ class Checker:
         changed = any(name in project.seen and project.seen[name] != stat for name, stat in now.items())
         project.seen.update(now)
         if changed:
-            project.run.close()  # the next rule to ask builds the provenance again, with fresh answers
+            project.services.close()  # the next rule to ask builds the provenance again, with fresh answers
 
     def internal_error(self, path: Path, text: str, error: BaseException) -> Checked:
         """What is published when checking itself failed: one ``mechlint/internal-error`` at the top."""
@@ -195,4 +197,4 @@ class Checker:
             return None
         from mechlint.pin import pin_file
 
-        return pin_file(path, path.name, text.encode("utf-8", "surrogatepass"), project.run.provenance()).text
+        return pin_file(path, path.name, text.encode("utf-8", "surrogatepass"), project.services.provenance()).text

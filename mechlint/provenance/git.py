@@ -242,9 +242,6 @@ class RepositoryState:
 class History:
     """Read-only history of one repository; ``NoHistory`` answers that there is none."""
 
-    available = True
-    reason = ""
-
     def __init__(self, worktree: Path, git_dir: Path, common_dir: Path, git: Git | None = None) -> None:
         self.worktree = worktree
         self.git_dir = git_dir

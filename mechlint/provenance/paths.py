@@ -73,7 +73,7 @@ class FileState:
     git_blob: str = ""
 
 
-def _real_path(top: str, path: str) -> str:
+def real_path(top: str, path: str) -> str:
     """``os.path.realpath(top/path, strict=True)`` for a ``path`` that passed :func:`path_problem`, ``top`` resolved.
 
     Only the components below ``top`` are looked at (one ``lstat`` each);
@@ -95,7 +95,7 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_
     top = os.fspath(root)
     candidate = os.path.join(top, path)
     try:
-        real = _real_path(top, path)
+        real = real_path(top, path)
     except FileNotFoundError:
         if os.path.lexists(candidate):
             return FileState("outside", detail="is a broken symbolic link")

@@ -6,7 +6,8 @@ one blob cache per repository, and remembers each answer, so a source shared
 by many mechanisms is resolved once.
 
 Long: the classifier decides for all eight provenance rules from one walk over a source's bytes and
-history; splitting the decisions into the rule modules is issue 16 point 3.
+history (the rules' ids come from their modules in ``mechlint/rules/provenance/``); moving each decision
+into its rule module is the open part of issue 16 point 3.
 """
 
 from __future__ import annotations
@@ -27,6 +28,16 @@ from mechlint.provenance.paths import (
     line_ending_variants,
     path_problem,
 )
+from mechlint.rules.provenance import (
+    digest_mismatch,
+    frozen_copy_mismatch,
+    frozen_resolved,
+    history_unavailable,
+    missing_source,
+    stale_source,
+    unpinned_source,
+    unsafe_path,
+)
 from mechlint.views import as_object, items, quote
 
 if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when history is first needed
@@ -34,6 +45,15 @@ if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when 
     from mechlint.provenance.index import BlobIndex
     from mechlint.provenance.whereabouts import Holder, Names
 
+#: The rules this classifier decides for; each id is declared in its rule module.
+DIGEST_MISMATCH = digest_mismatch.META.id
+FROZEN_COPY_MISMATCH = frozen_copy_mismatch.META.id
+FROZEN_RESOLVED = frozen_resolved.META.id
+HISTORY_UNAVAILABLE = history_unavailable.META.id
+MISSING_SOURCE = missing_source.META.id
+STALE_SOURCE = stale_source.META.id
+UNPINNED_SOURCE = unpinned_source.META.id
+UNSAFE_PATH = unsafe_path.META.id
 DIGEST = re.compile(r"[0-9a-f]{64}")
 DEFAULT_FROZEN = "research/*/before/**"
 #: The version of this classification: part of the key of every cached answer, so a changed
@@ -328,10 +348,10 @@ class Source:
     def classify(self) -> list[Outcome]:
         problem = path_problem(self.path)
         if problem:
-            return [Outcome("provenance/unsafe-path", "/path", f"{quote(self.path, 200)}: {problem}; nothing was read")]
+            return [Outcome(UNSAFE_PATH, "/path", f"{quote(self.path, 200)}: {problem}; nothing was read")]
         state = hash_source(self.repo.base, self.path)
         if state.kind in ("outside", "special", "unreadable"):
-            return [Outcome("provenance/unsafe-path", "/path", f"{quote(self.path, 200)} {state.detail}")]
+            return [Outcome(UNSAFE_PATH, "/path", f"{quote(self.path, 200)} {state.detail}")]
         if self.digest is None:
             return self._unpinned(state)
         if not DIGEST.fullmatch(self.digest):
@@ -359,13 +379,13 @@ class Source:
         broken = self.repo.broken if history is None else error is not None and error.broken and history.complete
         if broken:
             return Outcome(
-                "provenance/history-unavailable",
+                HISTORY_UNAVAILABLE,
                 "/path",
                 f"{what}, but {why}; this could not be checked, so it is an error: repair the repository "
                 "(git fsck) or make a fresh clone",
                 Level.ERROR,
             )
-        return Outcome("provenance/history-unavailable", "/path", f"{what}, but {why}; {FETCH_FIX}")
+        return Outcome(HISTORY_UNAVAILABLE, "/path", f"{what}, but {why}; {FETCH_FIX}")
 
     @staticmethod
     def _incomplete_reason(history: History) -> str:
@@ -379,7 +399,7 @@ class Source:
     def _unpinned(self, state: FileState) -> list[Outcome]:
         out = [
             Outcome(
-                "provenance/unpinned-source",
+                UNPINNED_SOURCE,
                 "",
                 f"the source {quote(self.path, 200)} has no sha256; run mechlint pin to add it",
             )
@@ -395,7 +415,7 @@ class Source:
     def _missing(self) -> Outcome:
         hint = self._did_you_mean()
         return Outcome(
-            "provenance/missing-source",
+            MISSING_SOURCE,
             "/path",
             f"nothing is at {quote(self.path, 200)}, and nothing ever was in the history of this repository; "
             f"fix the path or remove the source{'; ' + hint if hint else ''}",
@@ -538,7 +558,7 @@ class Source:
         if submodule is not None:
             return [
                 Outcome(
-                    "provenance/history-unavailable",
+                    HISTORY_UNAVAILABLE,
                     "/path",
                     f"{quote(self.path, 200)} does not match the pinned sha256, and it is inside the submodule "
                     f"{quote(submodule, 200)}, whose history mechlint does not read; check it in that repository",
@@ -570,7 +590,7 @@ class Source:
             where = self._elsewhere()
             return [
                 Outcome(
-                    "provenance/digest-mismatch",
+                    DIGEST_MISMATCH,
                     "/sha256",
                     f"neither the current bytes of {quote(self.path, 200)} nor any version of it in history have "
                     f"the pinned sha256{'; ' + where if where else ''}{self._line_endings(state)}; "
@@ -581,7 +601,7 @@ class Source:
             held, original = found
             return [
                 Outcome(
-                    "provenance/frozen-resolved",
+                    FROZEN_RESOLVED,
                     "/path",
                     f"{quote(self.path, 200)} is gone from the working tree; its pinned bytes were "
                     f"{self._held(held, original)}",
@@ -597,7 +617,7 @@ class Source:
             where = self._elsewhere()
             return [
                 Outcome(
-                    "provenance/digest-mismatch",
+                    DIGEST_MISMATCH,
                     "/sha256",
                     f"{quote(self.path, 200)} was in history, but no version of it has the pinned sha256"
                     f"{'; ' + where if where else ''}; fix the digest or the path",
@@ -626,7 +646,7 @@ class Source:
         renamed = "" if shown == self.path else f", when the file was named {quote(shown, 200)}"
         return [
             Outcome(
-                "provenance/stale-source",
+                STALE_SOURCE,
                 "/sha256",
                 f"the pinned bytes of {quote(self.path, 200)} are from commit {history.describe(hit.commit)}"
                 f"{renamed}, and {changed}; review the mechanism against the new version, then run mechlint pin",
@@ -665,7 +685,7 @@ class Source:
         where = self._elsewhere()
         return [
             Outcome(
-                "provenance/frozen-copy-mismatch",
+                FROZEN_COPY_MISMATCH,
                 "/path",
                 f"{claim}, but its pinned bytes never existed at {quote(original, 200)} (or a name it had before a "
                 f"rename) in any commit{'; ' + where if where else ''}; the copy is not the pre-migration file",

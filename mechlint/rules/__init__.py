@@ -18,7 +18,7 @@ from mechlint.model import Finding, Level, TraceStep
 
 if TYPE_CHECKING:
     from mechlint.plainlists import PlainLists
-    from mechlint.run import Run
+    from mechlint.services import RunServices
 
 OptionKind = Literal["integer", "number", "string", "strings", "boolean"]
 
@@ -112,7 +112,7 @@ class RuleContext:
 
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     word_lists: PlainLists | None = None
-    run: Run | None = None
+    services: RunServices | None = None
 
     @property
     def lists(self) -> PlainLists:

@@ -9,11 +9,17 @@ rules say nothing about it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mechlint.document import Document
 from mechlint.model import Finding
 from mechlint.placeholder import placeholder_sources
 from mechlint.rules import Example, RuleContext, RuleMeta
+
+if TYPE_CHECKING:
+    from mechlint.provenance.resolve import Outcome
+    from mechlint.services import RunServices
 
 #: The repository the documented examples run in (built by the test suite).
 EXAMPLE_REPOSITORY = (
@@ -39,11 +45,11 @@ CURRENT_POST = Example(
 
 
 def report(meta: RuleMeta, document: Document, context: RuleContext) -> Iterator[Finding]:
-    run = context.run
+    services = context.services
     location = document.location
-    if run is None or location is None:
+    if services is None or location is None:
         return
-    outcomes = document.memo("provenance", lambda: run.provenance().outcomes(document.data, location))
+    outcomes = document.derived(_outcomes, services, location)
     unwritten = placeholder_sources(document.data)  # schema/placeholder asks for the path first
     for outcome in outcomes:
         if outcome.rule == meta.id and not _of_sources(outcome.pointer, unwritten):
@@ -56,3 +62,8 @@ def _of_sources(pointer: str, indices: frozenset[int]) -> bool:
         return False
     index = pointer.split("/")[2]
     return index.isdigit() and int(index) in indices
+
+
+def _outcomes(document: Document, services: RunServices, location: Path) -> list[Outcome]:
+    """What the classifier says about every source of the document; asked once, shared by the eight rules."""
+    return services.provenance().outcomes(document.data, location)

@@ -1,4 +1,4 @@
-"""What the rules of one run share: the roots, and services built once and closed at the end."""
+"""The per-run services: what the rules of one run share, the roots and services built once and closed at the end."""
 
 from __future__ import annotations
 
@@ -6,12 +6,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+__all__ = ["RunServices"]
+
 if TYPE_CHECKING:
     from mechlint.provenance.resolve import Provenance
 
 
 @dataclass
-class Run:
+class RunServices:
     """Read-only facts of a run, and lazily built services (git history, caches)."""
 
     root: Path
