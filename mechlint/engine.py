@@ -28,7 +28,7 @@ from mechlint.discovery import Candidate, discover, find_project_root, lexical_r
 from mechlint.document import Document, load
 from mechlint.model import FileReport, Finding, Level, LocatedTrace, Notification, Region, Report, Result, RuleInfo
 from mechlint.parallel import default_jobs, run_all
-from mechlint.report.fingerprint import line_fingerprints
+from mechlint.report.fingerprint import fingerprints_of_lines
 from mechlint.rules.schema.unsupported_version import unsupported
 from mechlint.run import Run
 from mechlint.views import as_object, items
@@ -238,7 +238,8 @@ def _unused_suppressions(
     hashes: dict[int, str] = {}
     if fingerprints:
         try:
-            hashes = line_fingerprints(config.source.read_bytes().decode("utf-8", "replace"))
+            text = config.source.read_bytes().decode("utf-8", "replace")
+            hashes = fingerprints_of_lines(text, (r.region.start_line for r in results))
         except OSError:
             hashes = {}
     return [FileReport(shown, uri, tuple(results), hashes, checked=False)]
@@ -297,7 +298,9 @@ def lint_file(
     story = _story(document, config) if stories and document.parsed else None
     if not results:
         return FileReport(shown, uri, (), story=story)
-    hashes = line_fingerprints(raw.decode("utf-8", "replace")) if fingerprints else {}
+    hashes = {}
+    if fingerprints:  # GitHub's line hash of the lines with results, which is all a report reads
+        hashes = fingerprints_of_lines(raw.decode("utf-8", "replace"), (r.region.start_line for r in results))
     return FileReport(shown, uri, results, hashes, story=story)
 
 
