@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from mechlint.provenance import git as git_module
+from mechlint.provenance import onepass
+from mechlint.provenance.git import ALL_REFS, open_history
 from mechlint.report.fingerprint import fingerprints_of_lines, line_fingerprints
 
 from .conftest import FIXTURES
+from .gitrepo import commit, git, init
 
 # Text made of what changes the line hash: spaces, tabs, every line end, astral characters, repeated lines.
 _PIECES = st.sampled_from([" ", "\t", "\n", "\r", "\r\n", "a", "b", '"key": 1,', "\U0001f600", "é", "\uffff", "x" * 60])
@@ -29,3 +37,84 @@ def test_fingerprints_of_some_lines_agree_on_real_files() -> None:
         every = line_fingerprints(text)
         lines = [1, len(every) // 3, len(every) // 2, len(every)]
         assert fingerprints_of_lines(text, lines) == {line: every[line] for line in lines if line in every}, path
+
+
+# -- one pass over history answers as `git log --follow` does ------------------------------------------------------
+
+_NAMES = ("a.md", "b.md", "posts/c.md", "posts/d.md", "e.md")
+_BODIES = tuple("\n".join(f"{word} line {n} of the article about {word}" for n in range(12)) + "\n" for word in "xyz")
+
+
+def _random_history(folder: Path, seed: int) -> set[str]:
+    """A repository with additions, edits, renames (also on a merged branch), copies, deletions and a second root."""
+    rng = random.Random(seed)
+    init(folder)
+    present: dict[str, str] = {}
+    seen: set[str] = set()
+
+    def step(message: str) -> None:
+        op = rng.choice(("add", "edit", "rename", "copy", "delete") if present else ("add",))
+        name = rng.choice(_NAMES)
+        if op == "add" or (op == "edit" and not present):
+            body = rng.choice(_BODIES) + str(rng.random())
+            present[name] = body
+            commit(folder, message, {name: body})
+        elif op == "edit":
+            name = rng.choice(sorted(present))
+            present[name] += "one more line\n"
+            commit(folder, message, {name: present[name]})
+        elif op in ("rename", "copy") and name not in present:
+            source = rng.choice(sorted(present))
+            body = present[source] + ("edited on the way\n" if rng.random() < 0.5 else "")
+            present[name] = body
+            files: dict[str, bytes | str | None] = {name: body}
+            if op == "rename":
+                files[source] = None
+                del present[source]
+            commit(folder, message, files)
+        else:
+            name = rng.choice(sorted(present))
+            del present[name]
+            commit(folder, message, {name: None})
+        seen.update(present)
+
+    for index in range(rng.randint(3, 7)):
+        step(f"main {index}")
+    git(folder, "checkout", "-q", "-b", "side")
+    saved = dict(present)
+    for index in range(rng.randint(1, 4)):
+        step(f"side {index}")
+    git(folder, "checkout", "-q", "main")
+    present = saved
+    for index in range(rng.randint(0, 2)):
+        step(f"main again {index}")
+    if rng.random() < 0.7:
+        try:
+            git(folder, "merge", "-q", "--no-edit", "-X", "theirs", "side")
+        except AssertionError:  # an edit against a deletion: keep what the working tree has
+            git(folder, "add", "-A")
+            git(folder, "commit", "-q", "--no-edit")
+        present = {name: (folder / name).read_text() for name in _NAMES if (folder / name).is_file()}
+    if rng.random() < 0.5:
+        git(folder, "checkout", "-q", "--orphan", "other")
+        git(folder, "rm", "-q", "-rf", "--cached", ".")
+        present = {}
+        for index in range(rng.randint(1, 3)):
+            step(f"other root {index}")
+    for name in present:
+        seen.add(name)
+    return seen | set(_NAMES) | {"posts", "posts/*.md", ":posts/c.md", "missing.md"}
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_one_pass_answers_as_git_log_follow(tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = _random_history(tmp_path / "repo", seed)
+    plain, fast = open_history(tmp_path / "repo"), open_history(tmp_path / "repo")
+    changes = onepass.AllChanges(plain.git.run("log", *ALL_REFS, *onepass.ARGS))
+    answered = [path for path in paths if changes.follow(path) is not None]
+    for path in sorted(paths):
+        monkeypatch.setattr(git_module, "ONE_PASS_AFTER", 10**9)
+        want = plain.path_history(path)
+        monkeypatch.setattr(git_module, "ONE_PASS_AFTER", 1)
+        assert fast.path_history(path) == want, path
+    assert answered, "the pass answered no path: the comparison would be empty"

@@ -30,10 +30,13 @@ from mechlint.provenance.errors import GitError
 
 if TYPE_CHECKING:
     from mechlint.provenance.cache import BlobCache
+    from mechlint.provenance.onepass import AllChanges
 
 _HEX = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 #: Every ref but the stash: stashed work was never committed, so it is not the history a pin may rest on.
 ALL_REFS = ("--exclude=refs/stash", "--all")
+#: Paths asked about one by one (answers not kept from an earlier run) before one pass over history answers the rest.
+ONE_PASS_AFTER = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +257,8 @@ class History:
         self._asked: dict[str, bytes] = {}
         self._trees: dict[str, dict[str, str]] = {}
         self._refs: str | None = None
+        self._changes: AllChanges | None = None
+        self._unanswered = 0
 
     def _ask(self, question: str, args: tuple[str, ...], *, per_refs: bool = True, check: bool = True) -> bytes:
         """The output of ``git ARGS``, asked once a run, and kept between runs while the refs stay the same.
@@ -295,9 +300,20 @@ class History:
         return not state.shallow and not state.partial
 
     def path_history(self, path: str) -> list[Revision]:
-        """Every commit that changed ``path`` on any ref but the stash, renames followed, newest first."""
+        """Every commit that changed ``path`` on any ref but the stash, renames followed, newest first.
+
+        Once a run has asked git about :data:`ONE_PASS_AFTER` paths, one pass
+        over all of history (:mod:`mechlint.provenance.onepass`) answers every
+        path it can answer exactly; git is asked about the others one by one.
+        """
+        question = "log-no-stash\0" + path
+        if question not in self._asked:
+            changes = self._all_changes(question)
+            followed = changes.follow(path) if changes is not None else None
+            if followed is not None:
+                return followed
         output = self._ask(
-            "log-no-stash\0" + path,
+            question,
             (
                 "log", *ALL_REFS, "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
                 "--follow", "-M", "--no-textconv", "--no-ext-diff", "--no-color", "--format=%x01%H %ct",
@@ -305,6 +321,21 @@ class History:
             ),
         )  # fmt: skip
         return parse_log(output)
+
+    def _all_changes(self, question: str) -> AllChanges | None:
+        """The one pass over history, once it is cheaper than asking about each path (kept between runs)."""
+        from mechlint.provenance import onepass
+
+        if self._changes is None:
+            cached = self.answers is not None and self.answers.answer(self.refs_key(), onepass.QUESTION) is not None
+            if not cached:
+                if self.answers is not None and self.answers.answer(self.refs_key(), question) is not None:
+                    return None  # this path's own answer is kept already
+                self._unanswered += 1
+                if self._unanswered < ONE_PASS_AFTER:
+                    return None
+            self._changes = onepass.AllChanges(self._ask(onepass.QUESTION, ("log", *ALL_REFS, *onepass.ARGS)))
+        return self._changes
 
     def blob_holders(self, blob: str) -> list[Revision]:
         """Every commit on any ref after which some path holds ``blob`` (checked to be hexadecimal), newest first.
