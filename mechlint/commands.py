@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -90,6 +90,40 @@ def write_output(text: str, output: Path | None) -> None:
     from mechlint.edit import write_atomically
 
     write_atomically(output, data)
+
+
+def write_output_chunks(chunks: Iterable[str], output: Path | None) -> None:
+    """:func:`write_output` for a text made in pieces (a large SARIF log): each piece is written as it comes.
+
+    A file is written the same way, to a temporary file in its folder that
+    replaces it at the end (keeping its mode), so a reader never sees half a log.
+    """
+    if output is None:
+        sys.stdout.flush()
+        for chunk in chunks:
+            sys.stdout.buffer.write(chunk.encode("utf-8", "backslashreplace"))
+        sys.stdout.flush()
+        return
+    import stat
+    import tempfile
+
+    folder = output.resolve().parent
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        mode: int | None = stat.S_IMODE(output.stat().st_mode)
+    except OSError:
+        mode = None
+    handle, temporary = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb", buffering=1 << 16) as stream:
+            for chunk in chunks:
+                stream.write(chunk.encode("utf-8", "backslashreplace"))
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, output)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def guarded(run: Callable[[], int]) -> int:
@@ -297,6 +331,15 @@ def run_check(options: CheckOptions) -> int:
             if target is None:
                 continue  # the line on stderr is the whole text report
             text = nothing + "\n"
+        elif kind is Format.sarif:  # written as it is made: a large log is never held whole
+            from mechlint.report.sarif import render_chunks
+
+            try:
+                write_output_chunks(render_chunks(report, how), target)
+            except OSError as error:
+                _error(f"cannot write {target}: {error.strerror or error}")
+                return EXIT_USAGE
+            continue
         else:
             text = reporter(kind.value)(report, how)
         try:

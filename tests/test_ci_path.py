@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -9,10 +10,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from mechlint import lint
+from mechlint.commands import CheckOptions, Format, run_check
+from mechlint.config import Config, load_config
 from mechlint.provenance import git as git_module
 from mechlint.provenance import onepass
 from mechlint.provenance.git import ALL_REFS, open_history
+from mechlint.report import OutputOptions
 from mechlint.report.fingerprint import fingerprints_of_lines, line_fingerprints
+from mechlint.report.sarif import render, render_chunks
 
 from .conftest import FIXTURES
 from .gitrepo import commit, git, init
@@ -118,3 +124,37 @@ def test_one_pass_answers_as_git_log_follow(tmp_path: Path, seed: int, monkeypat
         monkeypatch.setattr(git_module, "ONE_PASS_AFTER", 1)
         assert fast.path_history(path) == want, path
     assert answered, "the pass answered no path: the comparison would be empty"
+
+
+# -- SARIF written as a stream ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("selection", [["mechlint"], [], ["schema", "reference"], ["a11y", "plain"]])
+def test_sarif_in_pieces_is_the_sarif_text(selection: list[str]) -> None:
+    config = load_config(start=FIXTURES).with_flags(select=selection)
+    report = lint([FIXTURES], config, root=FIXTURES, fingerprints=True)
+    options = OutputOptions(root_uri=FIXTURES.as_uri() + "/", tool_version="1.2.3")
+    assert "".join(render_chunks(report, options)) == render(report, options)
+
+
+def test_sarif_in_pieces_of_an_empty_report_is_the_sarif_text(tmp_path: Path) -> None:
+    report = lint([tmp_path], Config(root=tmp_path), root=tmp_path, fingerprints=True)
+    assert not report.results
+    assert "".join(render_chunks(report, OutputOptions())) == render(report, OutputOptions())
+
+
+def test_check_writes_the_sarif_stream_to_a_file_and_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / ".git").mkdir()
+    mechanisms = tmp_path / "content" / "post" / "mechanisms"
+    mechanisms.mkdir(parents=True)
+    (mechanisms / "broken.json").write_text('{"id": "x", "title": 3}\n', encoding="utf-8")
+    target = tmp_path / "out" / "report.sarif"
+    paths = [str(tmp_path / "content")]
+    code = run_check(CheckOptions(paths=paths, root=tmp_path, output_format=Format.sarif, outputs=[str(target)]))
+    assert code == 1
+    written = json.loads(target.read_text(encoding="utf-8"))
+    assert written["runs"][0]["results"]
+    assert [p.name for p in target.parent.iterdir()] == ["report.sarif"]  # no temporary file left
+    capsys.readouterr()
+    run_check(CheckOptions(paths=paths, root=tmp_path, output_format=Format.sarif))
+    assert json.loads(capsys.readouterr().out) == written
