@@ -15,6 +15,7 @@ from mechlint.commands import CheckOptions, Format, run_check
 from mechlint.config import Config, load_config
 from mechlint.provenance import git as git_module
 from mechlint.provenance import onepass
+from mechlint.provenance.cache import BlobCache
 from mechlint.provenance.git import ALL_REFS, open_history
 from mechlint.report import OutputOptions
 from mechlint.report.fingerprint import fingerprints_of_lines, line_fingerprints
@@ -158,3 +159,9 @@ def test_check_writes_the_sarif_stream_to_a_file_and_stdout(tmp_path: Path, caps
     capsys.readouterr()
     run_check(CheckOptions(paths=paths, root=tmp_path, output_format=Format.sarif))
     assert json.loads(capsys.readouterr().out) == written
+
+
+def test_the_blob_cache_does_not_wait_for_the_disk(tmp_path: Path) -> None:
+    cache = BlobCache(tmp_path / "repo.git")
+    assert cache.location.endswith("blobs.sqlite3")
+    assert cache.connection.execute("PRAGMA synchronous").fetchone()[0] == 0
