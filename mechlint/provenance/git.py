@@ -327,13 +327,11 @@ class History:
         from mechlint.provenance import onepass
 
         if self._changes is None:
-            cached = self.answers is not None and self.answers.answer(self.refs_key(), onepass.QUESTION) is not None
-            if not cached:
-                if self.answers is not None and self.answers.answer(self.refs_key(), question) is not None:
-                    return None  # this path's own answer is kept already
-                self._unanswered += 1
-                if self._unanswered < ONE_PASS_AFTER:
-                    return None
+            if self.answers is not None and self.answers.answer(self.refs_key(), question) is not None:
+                return None  # this path's own answer is kept already
+            self._unanswered += 1
+            if self._unanswered < ONE_PASS_AFTER:
+                return None  # a few paths (one file checked): cheaper to ask about each than to read all history
             self._changes = onepass.AllChanges(self._ask(onepass.QUESTION, ("log", *ALL_REFS, *onepass.ARGS)))
         return self._changes
 
