@@ -212,24 +212,29 @@ def main() -> None:
     kind = args.mode + (", half the sources only in history" if args.history else "")
     kind += ", each with a frozen copy" if args.frozen else ""
     print(f"corpus: {args.files} {kind} files in {folder}; {os.cpu_count()} cores; medians of {args.runs}\n")
-    if args.fresh:
+    if not args.runs:
+        pass  # --runs 0: only the --scale table
+    elif args.fresh:
         print("\n".join(fresh(folder, args.files, args.runs)))
-        return
-    print(f"All {args.files} files:\n")
-    print("\n".join(compare(folder, ["content"], args.files, args.runs, args.ajv)))
-    one = sorted(str(p.relative_to(folder)) for p in (folder / "content").glob("*/mechanisms/*.json"))[0]
-    print("\nOne file (the pre-commit case):\n")
-    print("\n".join(compare(folder, [one], 1, args.runs, args.ajv)))
+    else:
+        print(f"All {args.files} files:\n")
+        print("\n".join(compare(folder, ["content"], args.files, args.runs, args.ajv)))
+        one = sorted(str(p.relative_to(folder)) for p in (folder / "content").glob("*/mechanisms/*.json"))[0]
+        print("\nOne file (the pre-commit case):\n")
+        print("\n".join(compare(folder, [one], 1, args.runs, args.ajv)))
     if args.scale:
         mechlint = _tool("mechlint")
-        print("\nmechlint alone, by corpus size:\n\n| files | wall | files/s | peak memory |\n|---|---|---|---|")
+        sarif = ["--format", "sarif", "--output", "report.sarif"] if args.fresh else []
+        print(f"\nmechlint alone, by corpus size ({args.mode}{', SARIF' if sarif else ''}):\n")
+        print("| files | wall | files/s | peak memory | load |\n|---|---|---|---|---|")
         for size in (200, 2000, 20000):
             scale_folder = Path(tempfile.mkdtemp(prefix=f"mechlint-scale-{size}-"))
             build(scale_folder, size, args.mode)
-            command = [str(mechlint), "check", "--fail-on", "never", "content"]
+            command = [str(mechlint), "check", "--fail-on", "never", *sarif, "content"]
             timed(command, scale_folder)
             wall, memory = timed(command, scale_folder)
-            print(f"| {size:,} | {wall:.2f} s | {size / wall:,.0f} | {memory / 1024:.0f} MiB |")
+            print(f"| {size:,} | {wall:.2f} s | {size / wall:,.0f} | {memory / 1024:.0f} MiB | {_load()} |", flush=True)
+            shutil.rmtree(scale_folder)
 
 
 if __name__ == "__main__":
