@@ -41,7 +41,7 @@ from mechlint.model import (
 )
 from mechlint.parallel import default_jobs, run_all
 from mechlint.paths import display_path, relative_to_base, repository_uri
-from mechlint.report.fingerprint import line_fingerprints
+from mechlint.report.fingerprint import fingerprints_of_lines
 from mechlint.rules.mechlint.unreadable_file import META as UNREADABLE_FILE_RULE
 from mechlint.services import RunServices
 from mechlint.views import as_object, items
@@ -222,7 +222,8 @@ def _unused_suppressions(
     hashes: dict[int, str] = {}
     if fingerprints:
         try:
-            hashes = line_fingerprints(config.source.read_bytes().decode("utf-8", "replace"))
+            text = config.source.read_bytes().decode("utf-8", "replace")
+            hashes = fingerprints_of_lines(text, (r.region.start_line for r in results))
         except OSError:
             hashes = {}
     return [FileReport(shown, uri, tuple(results), hashes, checked=False)]
@@ -278,7 +279,9 @@ def lint_file(
     story = _story(document, config) if keep >= Keep.STORIES and document.parsed else None
     if not results:
         return FileReport(shown, uri, (), story=story), notifications
-    hashes = line_fingerprints(raw.decode("utf-8", "replace")) if fingerprints else {}
+    hashes = {}
+    if fingerprints:  # GitHub's line hash of the lines with results, which is all a report reads
+        hashes = fingerprints_of_lines(raw.decode("utf-8", "replace"), (r.region.start_line for r in results))
     return FileReport(shown, uri, results, hashes, story=story), notifications
 
 

@@ -26,6 +26,7 @@ import errno
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 _OPEN_FLAGS = os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -108,7 +109,7 @@ def _umask() -> int:
     return mask
 
 
-def _write_into(path: Path, data: bytes) -> None:
+def _write_into(path: Path, data: Iterable[bytes]) -> None:
     """Write into a FIFO or a character device in place, as ``>`` does; never create or replace it."""
     import fcntl  # POSIX only, as FIFOs and device nodes are
 
@@ -123,15 +124,19 @@ def _write_into(path: Path, data: bytes) -> None:
         if not (stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode)):
             raise RefusedWrite(path, f"is {describe_mode(info.st_mode)}, not a regular file; it is not replaced")
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        for piece in data:
+            view = memoryview(piece)
+            while view:
+                view = view[os.write(fd, view) :]
     finally:
         os.close(fd)
 
 
-def write_atomically(path: Path, data: bytes, inside: Path | None = None) -> None:
+def write_atomically(path: Path, data: bytes | Iterable[bytes], inside: Path | None = None) -> None:
     """Write ``data`` to ``path`` as the module docstring says; ``inside`` is the repository (or ``None``).
+
+    ``data`` may come in pieces (a large SARIF log made as it is written): each
+    is written as it comes, and readers still see the whole file or the old one.
 
     Raises :class:`RefusedWrite` (an :class:`OSError`) for a write it will not do.
     """
@@ -146,9 +151,10 @@ def write_atomically(path: Path, data: bytes, inside: Path | None = None) -> Non
         if error.errno == errno.ELOOP:
             raise RefusedWrite(path, "is a symbolic link loop") from None
         raise
+    pieces = (data,) if isinstance(data, bytes) else data
     if info is not None and not stat.S_ISREG(info.st_mode):
         if stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode):
-            _write_into(lexical, data)
+            _write_into(lexical, pieces)
             return
         raise RefusedWrite(path, f"is {describe_mode(info.st_mode)}, not a regular file; it is not replaced")
     target = Path(os.path.realpath(lexical))  # a link (inside the repository, or the user's own) is written through
@@ -161,9 +167,10 @@ def write_atomically(path: Path, data: bytes, inside: Path | None = None) -> Non
         mode = stat.S_IMODE(info.st_mode)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(handle, "wb") as stream:
+        with os.fdopen(handle, "wb", buffering=1 << 16) as stream:
             os.fchmod(stream.fileno(), mode)
-            stream.write(data)
+            for piece in pieces:
+                stream.write(piece)
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from mechlint import lint
 from mechlint.config import Config
-from mechlint.provenance.git import parse_log
+from mechlint.provenance.log import parse_log
 from mechlint.provenance.paths import path_problem
 
 from .gitrepo import commit, git, init, shallow_clone, write

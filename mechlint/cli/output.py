@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["text_width", "use_color", "write_output"]
+__all__ = ["text_width", "use_color", "write_output", "write_output_chunks"]
 
 
 def use_color(choice: bool | None) -> bool:
@@ -45,3 +46,17 @@ def write_output(text: str, output: Path | None, inside: Path | None = None) -> 
     from mechlint.safeio import write_atomically
 
     write_atomically(output, data, inside)
+
+
+def write_output_chunks(chunks: Iterable[str], output: Path | None, inside: Path | None = None) -> None:
+    """:func:`write_output` for a text made in pieces (a large SARIF log): each piece is written as it comes."""
+    pieces = (chunk.encode("utf-8", "backslashreplace") for chunk in chunks)
+    if output is None:
+        sys.stdout.flush()
+        for piece in pieces:
+            sys.stdout.buffer.write(piece)
+        sys.stdout.flush()
+        return
+    from mechlint.safeio import write_atomically
+
+    write_atomically(output, pieces, inside)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from mechlint import __version__
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error
-from mechlint.cli.output import text_width, use_color, write_output
+from mechlint.cli.output import text_width, use_color, write_output, write_output_chunks
 from mechlint.cli.stdin import project_root_for, read_stdin, stdin_conflict
 from mechlint.terminal import printable
 
@@ -254,6 +254,15 @@ def run_check(options: CheckOptions) -> int:
             if target is None:
                 continue  # the line on stderr is the whole text report
             text = nothing + "\n"
+        elif kind is Format.sarif:  # written as it is made: a large log is never held whole
+            from mechlint.report.sarif import render_chunks
+
+            try:
+                write_output_chunks(render_chunks(report, how), target, project_root)
+            except OSError as problem:
+                error(f"cannot write {target}: {problem.strerror or problem}")
+                return EXIT_USAGE
+            continue
         else:
             text = reporter(kind.value)(report, how)
         try:

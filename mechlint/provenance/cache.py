@@ -73,6 +73,9 @@ class BlobCache:
                 break  # locked by another process: in memory this time, and the file is left alone
             if connection is not None:
                 self.location = str(path)
+                # A cache: a write need not wait for the disk (a fresh clone adds a row per source, about 5 ms
+                # each with a sync); a file a power cut left broken fails the quick check and is made again.
+                connection.execute("PRAGMA synchronous = OFF")
                 return connection
         connection = sqlite3.connect(":memory:", isolation_level=None)
         connection.executescript(_SCHEMA)

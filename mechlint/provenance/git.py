@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import threading
@@ -30,30 +29,16 @@ from typing import IO, TYPE_CHECKING
 
 from mechlint.provenance import gitdir, invoke
 from mechlint.provenance.errors import GitError
+from mechlint.provenance.log import Revision, is_hex, parse_log
 
 if TYPE_CHECKING:
     from mechlint.provenance.cache import BlobCache
+    from mechlint.provenance.onepass import AllChanges
 
-_HEX = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 #: Every ref but the stash: stashed work was never committed, so it is not the history a pin may rest on.
 ALL_REFS = ("--exclude=refs/stash", "--all")
-
-
-@dataclass(frozen=True, slots=True)
-class Revision:
-    """One commit in a path's history: the blob the path held after it (``None`` when deleted)."""
-
-    commit: str
-    time: int
-    path: str
-    blob: str | None
-    previous: str | None
-    #: The name the path had before this commit, when the commit renamed (or copied) it.
-    origin: str | None = None
-
-
-def _is_hex(value: str) -> bool:
-    return bool(_HEX.fullmatch(value))
+#: Paths asked about one by one (answers not kept from an earlier run) before one pass over history answers the rest.
+ONE_PASS_AFTER = 8
 
 
 class Git:
@@ -145,7 +130,7 @@ class CatFile:
 
     def read_many(self, oids: Iterable[str]) -> Iterator[tuple[str, str, bytes | None]]:
         """``(oid, type, content)`` for each id, in order; content is ``None`` when missing."""
-        wanted = [oid for oid in oids if _is_hex(oid)]
+        wanted = [oid for oid in oids if is_hex(oid)]
         if not wanted:
             return
         with self.lock:
@@ -203,35 +188,6 @@ def _feed(stdin: IO[bytes], oids: list[str]) -> None:
         pass
 
 
-def parse_log(output: bytes) -> list[Revision]:
-    """Parse ``git log --raw -z --format=%x01%H %ct`` output, newest first."""
-    revisions: list[Revision] = []
-    for record in output.split(b"\x01")[1:]:
-        header, _, rest = record.partition(b"\0")
-        fields = header.decode("ascii", "replace").split()
-        if len(fields) != 2 or not _is_hex(fields[0]):
-            continue
-        commit, time = fields[0], int(fields[1]) if fields[1].isdigit() else 0
-        parts = rest.lstrip(b"\n").split(b"\0")
-        index = 0
-        while index < len(parts) and parts[index].startswith(b":"):
-            meta = parts[index][1:].decode("ascii", "replace").split()
-            if len(meta) < 5:
-                break
-            old_blob, new_blob, status = meta[2], meta[3], meta[4]
-            count = 2 if status[:1] in ("R", "C") else 1
-            names = [p.decode("utf-8", "surrogateescape") for p in parts[index + 1 : index + 1 + count]]
-            index += 1 + count
-            if not names:
-                break
-            path = names[-1]
-            blob = None if set(new_blob) == {"0"} or meta[1] == "160000" else new_blob
-            previous = None if set(old_blob) == {"0"} else old_blob
-            origin = names[0] if count == 2 and len(names) == 2 else None
-            revisions.append(Revision(commit, time, path, blob, previous, origin))
-    return revisions
-
-
 @dataclass(frozen=True, slots=True)
 class RepositoryState:
     shallow: bool
@@ -254,6 +210,8 @@ class History:
         self._asked: dict[str, bytes] = {}
         self._trees: dict[str, dict[str, str]] = {}
         self._refs: str | None = None
+        self._changes: AllChanges | None = None
+        self._unanswered = 0
 
     def _ask(self, question: str, args: tuple[str, ...], *, per_refs: bool = True, check: bool = True) -> bytes:
         """The output of ``git ARGS``, asked once a run, and kept between runs while the refs stay the same.
@@ -285,7 +243,7 @@ class History:
             shallow = (self.common_dir / "shallow").is_file()
             partial = self.git.vet().partial
             head_out = self.git.run("rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False).strip()
-            head = head_out.decode() if _is_hex(head_out.decode("ascii", "replace")) else None
+            head = head_out.decode() if is_hex(head_out.decode("ascii", "replace")) else None
             self._state = RepositoryState(shallow, partial, head)
         return self._state
 
@@ -295,9 +253,20 @@ class History:
         return not state.shallow and not state.partial
 
     def path_history(self, path: str) -> list[Revision]:
-        """Every commit that changed ``path`` on any ref but the stash, renames followed, newest first."""
+        """Every commit that changed ``path`` on any ref but the stash, renames followed, newest first.
+
+        Once a run has asked git about :data:`ONE_PASS_AFTER` paths, one pass
+        over all of history (:mod:`mechlint.provenance.onepass`) answers every
+        path it can answer exactly; git is asked about the others one by one.
+        """
+        question = "log-no-stash\0" + path
+        if question not in self._asked:
+            changes = self._all_changes(question)
+            followed = changes.follow(path) if changes is not None else None
+            if followed is not None:
+                return followed
         output = self._ask(
-            "log-no-stash\0" + path,
+            question,
             (
                 "log", *ALL_REFS, "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
                 "--follow", "-M", "--no-textconv", "--no-ext-diff", "--no-color", "--format=%x01%H %ct",
@@ -306,13 +275,26 @@ class History:
         )  # fmt: skip
         return parse_log(output)
 
+    def _all_changes(self, question: str) -> AllChanges | None:
+        """The one pass over history, once it is cheaper than asking about each path (kept between runs)."""
+        from mechlint.provenance import onepass
+
+        if self._changes is None:
+            if self.answers is not None and self.answers.answer(self.refs_key(), question) is not None:
+                return None  # this path's own answer is kept already
+            self._unanswered += 1
+            if self._unanswered < ONE_PASS_AFTER:
+                return None  # a few paths (one file checked): cheaper to ask about each than to read all history
+            self._changes = onepass.AllChanges(self._ask(onepass.QUESTION, ("log", *ALL_REFS, *onepass.ARGS)))
+        return self._changes
+
     def blob_holders(self, blob: str) -> list[Revision]:
         """Every commit on any ref after which some path holds ``blob`` (checked to be hexadecimal), newest first.
 
         For each, ``git show <commit>:<path>`` gives the blob. Renames are not
         detected, so a moved copy counts as the path it moved to.
         """
-        if not _is_hex(blob):
+        if not is_hex(blob):
             return []
         output = self._ask(
             "holders\0" + blob,
@@ -326,7 +308,7 @@ class History:
 
     def tree(self, commit: str) -> dict[str, str]:
         """``{path: blob}`` of every file in ``commit`` (checked to be hexadecimal); submodules are left out."""
-        if not _is_hex(commit):
+        if not is_hex(commit):
             return {}
         if commit not in self._trees:
             output = self._ask("tree\0" + commit, ("ls-tree", "-r", "-z", "--full-tree", commit), per_refs=False)
@@ -334,14 +316,14 @@ class History:
             for entry in output.split(b"\0"):
                 meta, tab, name = entry.partition(b"\t")
                 fields = meta.decode("ascii", "replace").split()
-                if tab and len(fields) == 3 and fields[1] == "blob" and _is_hex(fields[2]):
+                if tab and len(fields) == 3 and fields[1] == "blob" and is_hex(fields[2]):
                     files[name.decode("utf-8", "surrogateescape")] = fields[2]
             self._trees[commit] = files
         return self._trees[commit]
 
     def is_ancestor(self, commit: str, descendant: str) -> bool:
         """Whether ``commit`` is ``descendant`` or one of its ancestors (both checked to be hexadecimal)."""
-        if not (_is_hex(commit) and _is_hex(descendant)):
+        if not (is_hex(commit) and is_hex(descendant)):
             return False
         output = self._ask(
             f"base\0{commit}\0{descendant}", ("merge-base", commit, descendant), per_refs=False, check=False
@@ -353,7 +335,7 @@ class History:
             "rev-list", "--objects", *ALL_REFS, "--no-object-names", "--filter=object:type=blob",
             "--missing=allow-promisor",
         )  # fmt: skip
-        return [line for line in output.decode("ascii", "replace").split() if _is_hex(line)]
+        return [line for line in output.decode("ascii", "replace").split() if is_hex(line)]
 
     def refs_fingerprint(self) -> str:
         output = self.git.run("for-each-ref", "--format=%(objectname) %(refname)")
@@ -362,7 +344,7 @@ class History:
 
     def describe(self, commit: str) -> str:
         """``abc123def456 (2026-06-11, "subject")`` for messages."""
-        if not _is_hex(commit):
+        if not is_hex(commit):
             return commit
         output = self._ask(
             "show\0" + commit,

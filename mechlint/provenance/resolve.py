@@ -41,8 +41,9 @@ from mechlint.rules.provenance import (
 from mechlint.views import as_object, items, quote
 
 if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when history is first needed
-    from mechlint.provenance.git import History, Revision
+    from mechlint.provenance.git import History
     from mechlint.provenance.index import BlobIndex
+    from mechlint.provenance.log import Revision
     from mechlint.provenance.whereabouts import Holder, Names
 
 #: The rules this classifier decides for; each id is declared in its rule module.

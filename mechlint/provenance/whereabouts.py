@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 from mechlint.views import quote
 
 if TYPE_CHECKING:
-    from mechlint.provenance.git import History, Revision
+    from mechlint.provenance.git import History
     from mechlint.provenance.index import BlobIndex
+    from mechlint.provenance.log import Revision
 
 #: At most this many names of one working-tree folder are offered as "did you mean" candidates.
 MAX_NEARBY = 2000

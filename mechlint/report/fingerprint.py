@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from array import array
 from collections import Counter
+from collections.abc import Iterable
 
 from mechlint.model import FileReport
 
@@ -87,3 +88,50 @@ def result_fingerprints(file_report: FileReport) -> list[str]:
         counts[digest] += 1
         out.append(f"{digest}:{counts[digest]}")
     return out
+
+
+_DROP = {_SPACE: None, _TAB: None}
+
+
+def fingerprints_of_lines(text: str, lines: Iterable[int]) -> dict[int, str]:
+    """``{line: fingerprint}`` for the given lines only; what :func:`line_fingerprints` gives for them.
+
+    A report needs the hash of the lines that have results, and a line's
+    hash depends on the text only up to 100 kept units after its start (its
+    count on the lines above it), so the text is read only that far. Spaces
+    and tabs are dropped and line ends turned into LF with string methods
+    instead of a loop over every unit.
+    """
+    wanted = {line for line in lines if line >= 1}
+    if not wanted:
+        return {}
+    last = max(wanted)
+    kept = text.replace("\r\n", "\n").replace("\r", "\n").translate(_DROP)
+    starts = [0]
+    position = 0
+    while len(starts) < last:
+        position = kept.find("\n", position) + 1
+        if not position:
+            break
+        starts.append(position)
+    end = starts[-1] + _BLOCK
+    if end >= len(kept):
+        kept += chr(_END)
+    units = array("H", kept[:end].encode("utf-16-le"))
+    if len(units) != min(end, len(kept)):  # characters beyond U+FFFF are two units: count line starts in units
+        starts = [0, *(index + 1 for index, unit in enumerate(units) if unit == _LF)][: len(starts)]
+    units.extend(bytes(2 * _BLOCK))
+    prefix = [0]
+    append = prefix.append
+    running = 0
+    for unit in units[: starts[-1] + _BLOCK]:
+        running = (running * _BASE + unit) & _MASK
+        append(running)
+    counts: dict[str, int] = {}
+    fingerprints: dict[int, str] = {}
+    for line, start in enumerate(starts, start=1):
+        digest = format((prefix[start + _BLOCK] - prefix[start] * _BASE_POWER) & _MASK, "x")
+        counts[digest] = counts.get(digest, 0) + 1
+        if line in wanted:
+            fingerprints[line] = f"{digest}:{counts[digest]}"
+    return fingerprints

@@ -13,7 +13,9 @@ execution notifications.
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -105,17 +107,19 @@ def _result(result: Result, uri: str, index: dict[str, int], fingerprints: dict[
     return out
 
 
-def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
+def _results(report: Report, index: dict[str, int]) -> Iterator[dict[str, Any]]:
+    for file_report in report.files:
+        for result, own in zip(file_report.results, result_fingerprints(file_report), strict=True):
+            yield _result(result, file_report.uri, index, file_report.fingerprints, own)
+
+
+def _run(report: Report, options: OutputOptions) -> tuple[dict[str, Any], dict[str, int]]:
+    """The run without its results, and each rule's index."""
     rules = {rule.id: rule for rule in report.rules}
     for result in report.shown:
         if result.rule_id not in rules:
             rules[result.rule_id] = _unknown_rule(result.rule_id, result.level)
     index = {rule_id: position for position, rule_id in enumerate(rules)}
-    results = [
-        _result(result, file_report.uri, index, file_report.fingerprints, own)
-        for file_report in report.files
-        for result, own in zip(file_report.results, result_fingerprints(file_report), strict=True)
-    ]
     notifications = [
         {
             "level": "error",
@@ -139,12 +143,44 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
         "automationDetails": {"id": "mechlint/"},
         "columnKind": "unicodeCodePoints",
         "invocations": [{"executionSuccessful": not report.notifications, "toolExecutionNotifications": notifications}],
-        "results": results,
+        "results": [],
     }
     if options.root_uri:
         run["originalUriBaseIds"] = {"%SRCROOT%": {"uri": options.root_uri}}
+    return run, index
+
+
+def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
+    run, index = _run(report, options)
+    run["results"] = list(_results(report, index))
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
 def render(report: Report, options: OutputOptions) -> str:
     return inert_json(json.dumps(to_data(report, options), indent=2, ensure_ascii=False)) + "\n"
+
+
+_HOLE = "mechlint:results"
+
+
+def render_chunks(report: Report, options: OutputOptions) -> Iterator[str]:
+    """:func:`render`'s text in pieces, one result at a time: a large log is never held in memory whole."""
+    run, index = _run(report, options)
+    results = _results(report, index)
+    first = next(results, None)
+    if first is None:
+        log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+        yield inert_json(json.dumps(log, indent=2, ensure_ascii=False))
+        yield "\n"
+        return
+    run["results"] = [_HOLE]
+    outline = json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False)
+    hole = outline.index(json.dumps(_HOLE))
+    indent = " " * (hole - outline.rindex("\n", 0, hole) - 1)
+    yield inert_json(outline[: hole - len(indent)])
+    separator = ""
+    for result in itertools.chain((first,), results):
+        text = inert_json(json.dumps(result, indent=2, ensure_ascii=False))
+        yield separator + indent + text.replace("\n", "\n" + indent)
+        separator = ",\n"
+    yield inert_json(outline[hole + len(json.dumps(_HOLE)) :]) + "\n"
