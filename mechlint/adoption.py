@@ -63,16 +63,16 @@ class Suppression:
 
 
 def parse_suppressions(
-    value: Any, report: Callable[[str, str, int | None], None], known_rules: Iterable[str], text: str
+    value: Any, report: Callable[[str, str, int | None], bool], known_rules: Iterable[str], text: str
 ) -> tuple[Suppression, ...]:
     """The valid ``ignore`` entries of a configuration file; ``report(key, message, line)`` is told every
-    mistake of every entry, each at the line of its own ``[[ignore]]`` table."""
+    mistake of every entry, each at the line of its own ``[[ignore]]`` table, until it returns False."""
     if not isinstance(value, list):
         report("ignore", "expected an array of tables: [[tool.mechlint.ignore]] with path, rule and reason", None)
         return ()
     families = {rule_id.partition("/")[0] for rule_id in known_rules}
     ids = set(known_rules)
-    found = []
+    found: list[Suppression] = []
     pattern = r"^[ \t]*\[\[[ \t]*(?:tool[ \t]*\.[ \t]*mechlint[ \t]*\.[ \t]*)?ignore[ \t]*\]\]"
     lines = [m.start() for m in re.finditer(pattern, text, re.M)]
     tables = len(lines) == len(value)  # else inline tables (ignore = [{...}]): the line of `ignore`
@@ -81,7 +81,8 @@ def parse_suppressions(
         line = text.count("\n", 0, lines[number]) + 1 if tables else None
         mistakes = _suppression_mistakes(entry, where, ids, families)
         for mistake in mistakes:
-            report("ignore", mistake, line)
+            if not report("ignore", mistake, line):
+                return tuple(found)
         if not mistakes:
             rule, reason = entry["rule"], entry["reason"]
             found.append(Suppression(entry["path"], rule.rstrip("/"), entry.get("pointer"), reason.strip(), line))

@@ -156,8 +156,10 @@ def _check_selectors(
 ) -> list[str]:
     """The selectors in ``values``; a ConfigError (ConfigErrors for several) naming every one that is wrong."""
     families = {rule_id.partition("/")[0] for rule_id in known}
-    errors = []
+    errors: list[ConfigError] = []
     for value in values:
+        if len(errors) >= MAX_CONFIG_ERRORS:
+            break
         if not isinstance(value, str):
             errors.append(ConfigError(f"{key} must be a list of rule ids or families; got {value!r}", path, line))
         elif value != "ALL" and value not in known and value.rstrip("/") not in families:
@@ -238,6 +240,8 @@ def each_error(problem: ConfigError) -> list[ConfigError]:
     return list(problem.errors) if isinstance(problem, ConfigErrors) else [problem]
 
 
+#: At most this many mistakes of one file are reported (each costs a suggestion and a search for its line).
+MAX_CONFIG_ERRORS = 100
 #: A key path such as ``rules."reference/x".level``: bare or quoted parts, split on the dots between them.
 _KEY_PART = re.compile(r'"((?:[^"\\]|\\.)*)"|([^.]+)')
 
@@ -247,15 +251,26 @@ class _Problems:
 
     def __init__(self, path: Path, text: str, prefix: str) -> None:
         self.path, self.prefix, self.errors = path, prefix, list[ConfigError]()
+        self.more = False
         self.lines = text.splitlines()
         header = _MECHLINT_TABLE.search(text) if prefix else None
         self.first = text.count("\n", 0, header.start()) if header else 0
 
-    def add(self, key: str, message: str, line: int | None = None) -> None:
-        self.errors.append(ConfigError(f"{self.prefix}{key}: {message}", self.path, line or self.line_of(key)))
+    @property
+    def full(self) -> bool:
+        """True once MAX_CONFIG_ERRORS are collected: callers stop looking for more."""
+        self.more = self.more or len(self.errors) >= MAX_CONFIG_ERRORS
+        return self.more
+
+    def add(self, key: str, message: str, line: int | None = None) -> bool:
+        """Record a mistake; False once enough are recorded (the caller stops)."""
+        if not self.full:
+            self.errors.append(ConfigError(f"{self.prefix}{key}: {message}", self.path, line or self.line_of(key)))
+        return not self.full
 
     def also(self, error: ConfigError) -> None:
-        self.errors.extend(each_error(error))
+        if not self.full:
+            self.errors.extend(each_error(error)[: MAX_CONFIG_ERRORS - len(self.errors)])
 
     def line_of(self, key: str) -> int | None:
         """The line of ``key`` (each part found after the one before), from the mechlint table on."""
@@ -273,6 +288,10 @@ class _Problems:
         return found
 
     def raise_any(self) -> None:
+        if self.more:
+            self.errors.append(
+                ConfigError(f"stopped after {MAX_CONFIG_ERRORS} mistakes; fix these and run again", self.path)
+            )
         if len(self.errors) == 1:
             raise self.errors[0]
         if self.errors:
@@ -290,6 +309,8 @@ def _from_table(table: Any, path: Path, text: str, prefix: str) -> Config:
     changes["extra_rules"] = extra
     known = {**rules_by_id(), **{rule.meta.id: rule for rule in extra}}
     for key, value in table.items():
+        if problems.full:
+            break
         if key not in _TOP_LEVEL_KEYS:
             problems.add(
                 key,
@@ -342,6 +363,8 @@ def _invariant_rules(value: Any, path: Path, problems: _Problems) -> tuple[Rule,
     rules: list[Rule] = []
     taken = set(rules_by_id())
     for item in value:
+        if problems.full:
+            break
         target = (path.parent / item).resolve()
         if not target.is_relative_to(path.parent.resolve()):
             problems.add("invariants", f"{item!r} is outside the folder of the configuration file")
@@ -399,6 +422,8 @@ def _rule_tables(
         return levels, options
     families = sorted({rule_id.partition("/")[0] for rule_id in known})
     for rule_id, settings in value.items():
+        if problems.full:
+            break
         key = f'rules."{rule_id}"'
         if rule_id not in known:
             if rule_id.rstrip("/") in families:

@@ -379,3 +379,17 @@ def test_zsh_completes_commands_options_and_formats(tmp_path: Path) -> None:
         "gitlab",
         "junit",
     ]
+
+
+def test_a_file_of_many_mistakes_reports_the_first_hundred(tmp_path: Path) -> None:
+    """Hostile input: each mistake costs a suggestion and a search for its line, so their number is bounded."""
+    keys = "".join(f"key{n} = 1\n" for n in range(20_000))
+    tables = "".join(f'[[ignore]]\npath = "x"\nrule = "schema{n}"\n' for n in range(20_000))
+    (tmp_path / "mechlint.toml").write_text(keys + tables, encoding="utf-8")
+    shown = run("check", ".", cwd=tmp_path)
+    assert shown.returncode == 2
+    lines = shown.stderr.splitlines()
+    assert len(lines) == 101, lines[-3:]
+    assert lines[0].startswith(f"mechlint: {tmp_path / 'mechlint.toml'}:1: key0: unknown key")
+    assert lines[99].startswith(f"mechlint: {tmp_path / 'mechlint.toml'}:100: key99: unknown key")
+    assert "stopped after 100 mistakes; fix these and run again" in lines[-1]
