@@ -63,6 +63,7 @@ def test_check_help_names_values_as_a_person_would(tmp_path: Path) -> None:
         ),
         (["--jobs", "0"], "mechlint: --jobs takes a whole number of worker processes, 1 or more; got '0'"),
         (["-j", "x"], "mechlint: --jobs takes a whole number of worker processes, 1 or more; got 'x'"),
+        (["-j", "9" * 5000], "mechlint: --jobs takes a whole number of worker processes, 1 or more; got '9999"),
         (["-o", "jsno:out.json"], 'did you mean "json"?'),
     ],
 )

@@ -116,9 +116,9 @@ def jobs_number(value: int | str | None) -> int | None:
     if value is None:
         return None
     text = str(value).strip()
-    if text.isascii() and text.isdigit() and int(text) >= 1:
+    if text.isascii() and text.isdigit() and len(text) <= 6 and int(text) >= 1:
         return int(text)
-    raise ValueError(f"--jobs takes a whole number of worker processes, 1 or more; got {str(value)!r}")
+    raise ValueError(f"--jobs takes a whole number of worker processes, 1 or more; got {str(value)[:40]!r}")
 
 
 def parse_outputs(values: list[str]) -> tuple[Path | None, list[tuple[Format, Path]]]:
