@@ -100,14 +100,24 @@ class Config:
         """Flags win over the file; each is validated like the file's keys."""
         changes: dict[str, Any] = {}
         known = self.known_rules()
-        if select:
-            changes["select"] = tuple(_check_selectors(list(select), "--select", None, known))
-        if ignore:
-            changes["ignore"] = (*self.ignore, *_check_selectors(list(ignore), "--ignore", None, known))
+        errors: list[ConfigError] = []
+        for flag, values in (("--select", select), ("--ignore", ignore)):
+            try:
+                checked = tuple(_check_selectors(list(values or ()), flag, None, known))
+            except ConfigError as problem:
+                errors += each_error(problem)
+                continue
+            if checked:
+                changes[flag[2:]] = checked if flag == "--select" else (*self.ignore, *checked)
         if fail_on is not None:
             if fail_on not in FAIL_ON_CHOICES:
-                raise ConfigError(f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)}; got {fail_on!r}")
+                hint = _suggestion(fail_on, list(FAIL_ON_CHOICES))
+                errors.append(
+                    ConfigError(f"--fail-on must be one of {', '.join(FAIL_ON_CHOICES)}; got {fail_on!r}{hint}")
+                )
             changes["fail_on"] = fail_on
+        if errors:
+            raise errors[0] if len(errors) == 1 else ConfigErrors(errors)
         return replace(self, **changes)
 
     def frozen_pattern(self) -> str | None:
@@ -152,18 +162,26 @@ def _suggestion(name: str, candidates: list[str]) -> str:
 def _check_selectors(
     values: list[Any], key: str, path: Path | None, known: Mapping[str, Rule], line: int | None = None
 ) -> list[str]:
+    """The selectors in ``values``; a ConfigError (ConfigErrors for several) naming every one that is wrong."""
     families = {rule_id.partition("/")[0] for rule_id in known}
+    errors: list[ConfigError] = []
     for value in values:
+        if len(errors) >= MAX_CONFIG_ERRORS:
+            break
         if not isinstance(value, str):
-            raise ConfigError(f"{key} must be a list of rule ids or families; got {value!r}", path, line)
-        if value != "ALL" and value not in known and value.rstrip("/") not in families:
-            raise ConfigError(
-                f"{key} names {value!r}, which is neither a rule id nor a family"
-                f"{_suggestion(value, [*known, *families])} "
-                f"(families: {', '.join(sorted(families))}; `mechlint rules` lists the ids)",
-                path,
-                line,
+            errors.append(ConfigError(f"{key} must be a list of rule ids or families; got {value!r}", path, line))
+        elif value != "ALL" and value not in known and value.rstrip("/") not in families:
+            errors.append(
+                ConfigError(
+                    f"{key} names {value!r}, which is neither a rule id nor a family"
+                    f"{_suggestion(value, [*known, *families])} "
+                    f"(families: {', '.join(sorted(families))}; `mechlint rules` lists the ids)",
+                    path,
+                    line,
+                )
             )
+    if errors:
+        raise errors[0] if len(errors) == 1 else ConfigErrors(errors)
     return [value.rstrip("/") for value in values]
 
 
@@ -211,124 +229,244 @@ def load_config(explicit: Path | None = None, start: Path | None = None) -> Conf
     return _from_table(table, path, text, prefix)
 
 
-def _line_of(text: str, key: str) -> int | None:
-    name = key.rpartition(".")[2].strip('"')
-    for number, line in enumerate(text.splitlines(), start=1):
-        if re.match(rf'\s*"?{re.escape(name)}"?\s*=', line) or f'"{name}"' in line or f"[{name}" in line:
-            return number
-    return None
+class ConfigErrors(ConfigError):
+    """Every mistake of a configuration file (and of the files it names), each with its own file and line.
+
+    ``errors`` holds them in the order of the file; ``str()`` gives one a line.
+    """
+
+    def __init__(self, errors: list[ConfigError]) -> None:
+        super().__init__(errors[0].message, errors[0].path, errors[0].line)
+        self.errors = errors
+
+    def __str__(self) -> str:
+        return "\n".join(str(error) for error in self.errors)
+
+
+def each_error(problem: ConfigError) -> list[ConfigError]:
+    """The single errors a :class:`ConfigError` holds: itself, or each of a :class:`ConfigErrors`."""
+    return list(problem.errors) if isinstance(problem, ConfigErrors) else [problem]
+
+
+#: At most this many mistakes of one file are reported (each costs a suggestion and a search for its line).
+MAX_CONFIG_ERRORS = 100
+#: A key path such as ``rules."reference/x".level``: bare or quoted parts, split on the dots between them.
+_KEY_PART = re.compile(r'"((?:[^"\\]|\\.)*)"|([^.]+)')
+
+
+class _Problems:
+    """Collects the mistakes of one configuration file, each at the line of the key it is about."""
+
+    def __init__(self, path: Path, text: str, prefix: str) -> None:
+        self.path, self.prefix, self.errors = path, prefix, list[ConfigError]()
+        self.more = False
+        self.lines = text.splitlines()
+        header = _MECHLINT_TABLE.search(text) if prefix else None
+        self.first = text.count("\n", 0, header.start()) if header else 0
+
+    @property
+    def full(self) -> bool:
+        """True once MAX_CONFIG_ERRORS are collected: callers stop looking for more."""
+        self.more = self.more or len(self.errors) >= MAX_CONFIG_ERRORS
+        return self.more
+
+    def add(self, key: str, message: str, line: int | None = None) -> bool:
+        """Record a mistake; False once enough are recorded (the caller stops)."""
+        if not self.full:
+            self.errors.append(ConfigError(f"{self.prefix}{key}: {message}", self.path, line or self.line_of(key)))
+        return not self.full
+
+    def also(self, error: ConfigError) -> None:
+        if not self.full:
+            self.errors.extend(each_error(error)[: MAX_CONFIG_ERRORS - len(self.errors)])
+
+    def line_of(self, key: str) -> int | None:
+        """The line of ``key`` (each part found after the one before), from the mechlint table on."""
+        found: int | None = None
+        at = self.first
+        for match in _KEY_PART.finditer(key):
+            name = match.group(1) if match.group(1) is not None else match.group(2)
+            pattern = re.compile(rf'(^|[\s\[."{{,])"?{re.escape(name)}"?\s*(=|\]|\.)')
+            for number in range(at, len(self.lines)):
+                if pattern.search(self.lines[number]):
+                    found, at = number + 1, number
+                    break
+            else:
+                return found
+        return found
+
+    def raise_any(self) -> None:
+        if self.more:
+            self.errors.append(
+                ConfigError(f"stopped after {MAX_CONFIG_ERRORS} mistakes; fix these and run again", self.path)
+            )
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise ConfigErrors(self.errors)
 
 
 def _from_table(table: Any, path: Path, text: str, prefix: str) -> Config:
-    def fail(key: str, message: str) -> ConfigError:
-        return ConfigError(f"{prefix}{key}: {message}", path, _line_of(text, key))
-
+    """The configuration in ``table``; every mistake in it is collected and raised together (ConfigErrors)."""
     if not isinstance(table, dict):
         raise ConfigError(f"{prefix or 'the file'} must be a table", path)
+    problems = _Problems(path, text, prefix)
     config = Config(source=path, root=path.parent.resolve())
     changes: dict[str, Any] = {}
-    extra = _invariant_rules(table.get("invariants", []), path, fail)
+    extra = _invariant_rules(table.get("invariants", []), path, problems)
     changes["extra_rules"] = extra
     known = {**rules_by_id(), **{rule.meta.id: rule for rule in extra}}
     for key, value in table.items():
+        if problems.full:
+            break
         if key not in _TOP_LEVEL_KEYS:
-            raise fail(
+            problems.add(
                 key,
                 f"unknown key{_suggestion(key, list(_TOP_LEVEL_KEYS))}; "
                 f"known keys are {', '.join(sorted(_TOP_LEVEL_KEYS))}",
             )
-        expected = _TOP_LEVEL_KEYS[key]
-        if key == "invariants":
             continue
+        expected = _TOP_LEVEL_KEYS[key]
         if key == "word-lists":
-            changes["word_lists"] = _word_lists(value, path, fail)
+            changes["word_lists"] = _word_lists(value, path, problems)
         elif key == "ignore":
             from mechlint.adoption import parse_suppressions
 
-            changes["suppressions"] = parse_suppressions(value, fail, known, text)
-        if key in ("include", "exclude", "select"):
+            changes["suppressions"] = parse_suppressions(value, problems.add, known, text)
+        elif key in ("include", "exclude", "select"):
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-                raise fail(key, f"expected {expected}; got {value!r}")
-            if key == "select":
-                value = _check_selectors(value, prefix + key, path, known, _line_of(text, key))
-            changes[key] = tuple(value)
+                problems.add(key, f"expected {expected}; got {value!r}")
+            elif key == "select":
+                try:
+                    changes[key] = tuple(_check_selectors(value, prefix + key, path, known, problems.line_of(key)))
+                except ConfigError as error:
+                    problems.also(error)
+            else:
+                changes[key] = tuple(value)
         elif key == "fail-on":
             if value not in FAIL_ON_CHOICES:
-                raise fail(key, f"expected {expected}; got {value!r}")
-            changes["fail_on"] = value
+                hint = _suggestion(value, list(FAIL_ON_CHOICES)) if isinstance(value, str) else ""
+                problems.add(key, f"expected {expected}; got {value!r}{hint}")
+            else:
+                changes["fail_on"] = value
         elif key == "max-file-size":
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise fail(key, f"expected {expected}; got {value!r}")
-            changes["max_file_size"] = value
+                problems.add(key, f"expected {expected}; got {value!r}")
+            else:
+                changes["max_file_size"] = value
         elif key == "rules":
-            levels, options = _rule_tables(value, fail, known)
+            levels, options = _rule_tables(value, problems, known)
             changes["levels"] = MappingProxyType(levels)
             changes["options"] = MappingProxyType(options)
+    problems.raise_any()
     return replace(config, **changes)
 
 
-def _invariant_rules(value: Any, path: Path, fail: Any) -> tuple[Rule, ...]:
+def _invariant_rules(value: Any, path: Path, problems: _Problems) -> tuple[Rule, ...]:
     from mechlint.invariants.loader import load_file, to_rule
 
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise fail("invariants", f"expected {_TOP_LEVEL_KEYS['invariants']}; got {value!r}")
+        problems.add("invariants", f"expected {_TOP_LEVEL_KEYS['invariants']}; got {value!r}")
+        return ()
     rules: list[Rule] = []
     taken = set(rules_by_id())
     for item in value:
+        if problems.full:
+            break
         target = (path.parent / item).resolve()
         if not target.is_relative_to(path.parent.resolve()):
-            raise fail("invariants", f"{item!r} is outside the folder of the configuration file")
-        for invariant in load_file(target):
-            rule = to_rule(invariant)
+            problems.add("invariants", f"{item!r} is outside the folder of the configuration file")
+            continue
+        try:
+            invariants = load_file(target)
+        except ConfigError as error:
+            problems.also(error)
+            continue
+        for invariant in invariants:
+            try:
+                rule = to_rule(invariant)
+            except ConfigError as error:
+                problems.also(error)
+                continue
             if rule.meta.id in taken:
-                raise ConfigError(f"{rule.meta.id} is defined twice; give the invariant another name", target)
+                problems.also(ConfigError(f"{rule.meta.id} is defined twice; give the invariant another name", target))
+                continue
             taken.add(rule.meta.id)
             rules.append(rule)
     return tuple(rules)
 
 
-def _word_lists(value: Any, path: Path, fail: Any) -> PlainLists:
+def _word_lists(value: Any, path: Path, problems: _Problems) -> PlainLists | None:
     from mechlint.plainlists import load_lists
 
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise fail("word-lists", f"expected {_TOP_LEVEL_KEYS['word-lists']}; got {value!r}")
+        problems.add("word-lists", f"expected {_TOP_LEVEL_KEYS['word-lists']}; got {value!r}")
+        return None
     files = []
     for item in value:
         target = (path.parent / item).resolve()
         if not target.is_relative_to(path.parent.resolve()):
-            raise fail("word-lists", f"{item!r} is outside the folder of the configuration file")
+            problems.add("word-lists", f"{item!r} is outside the folder of the configuration file")
+            continue
         files.append(target)
-    return load_lists(files)
+    try:
+        return load_lists(files)
+    except ConfigError:  # find every file that fails, not only the first
+        for target in files:
+            try:
+                load_lists([target])
+            except ConfigError as error:
+                problems.also(error)
+        return None
 
 
 def _rule_tables(
-    value: Any, fail: Any, known: Mapping[str, Rule]
+    value: Any, problems: _Problems, known: Mapping[str, Rule]
 ) -> tuple[dict[str, Level | None], dict[str, Mapping[str, Any]]]:
-    if not isinstance(value, dict):
-        raise fail("rules", 'expected a table such as [tool.mechlint.rules."reference/unused-target"]')
     levels: dict[str, Level | None] = {}
     options: dict[str, Mapping[str, Any]] = {}
+    if not isinstance(value, dict):
+        problems.add("rules", 'expected a table such as [tool.mechlint.rules."reference/unused-target"]')
+        return levels, options
+    families = sorted({rule_id.partition("/")[0] for rule_id in known})
     for rule_id, settings in value.items():
+        if problems.full:
+            break
         key = f'rules."{rule_id}"'
         if rule_id not in known:
-            raise fail(key, f"unknown rule id{_suggestion(rule_id, list(known))}; `mechlint rules` lists them")
+            if rule_id.rstrip("/") in families:
+                members = [name for name in known if name.partition("/")[0] == rule_id.rstrip("/")]
+                problems.add(key, f"{rule_id!r} is a family; configure each of its rules: {', '.join(members)}")
+            else:
+                problems.add(key, f"unknown rule id{_suggestion(rule_id, list(known))}; `mechlint rules` lists them")
+            continue
         if not isinstance(settings, dict):
-            raise fail(key, "expected a table with level and the rule's options")
+            problems.add(key, "expected a table with level and the rule's options")
+            continue
         meta = known[rule_id].meta
         rule_options: dict[str, Any] = {}
         for name, setting in settings.items():
             if name == "level":
                 if setting not in (*LEVEL_NAMES, "off"):
-                    raise fail(f"{key}.level", f"expected one of {', '.join(LEVEL_NAMES)}, off; got {setting!r}")
-                levels[rule_id] = None if setting == "off" else Level.parse(setting)
+                    hint = _suggestion(setting, [*LEVEL_NAMES, "off"]) if isinstance(setting, str) else ""
+                    problems.add(
+                        f"{key}.level", f"expected one of {', '.join(LEVEL_NAMES)}, off; got {setting!r}{hint}"
+                    )
+                else:
+                    levels[rule_id] = None if setting == "off" else Level.parse(setting)
                 continue
             try:
                 option = meta.option(name)
             except KeyError:
-                names = ", ".join(["level", *(o.name for o in meta.options)])
-                raise fail(f"{key}.{name}", f"unknown option of {rule_id}; it takes {names}") from None
+                names = ["level", *(o.name for o in meta.options)]
+                problems.add(
+                    f"{key}.{name}",
+                    f"unknown option of {rule_id}{_suggestion(name, names)}; it takes {', '.join(names)}",
+                )
+                continue
             if not option.accepts(setting):
-                raise fail(f"{key}.{name}", f"expected {option.expected}; got {setting!r}")
+                problems.add(f"{key}.{name}", f"expected {option.expected}; got {setting!r}")
+                continue
             rule_options[name] = setting
         options[rule_id] = MappingProxyType(rule_options)
     return levels, options

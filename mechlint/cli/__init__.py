@@ -8,7 +8,8 @@ Where things are:
 - one module per command or group: :mod:`~mechlint.cli.check`,
   :mod:`~mechlint.cli.fix`, :mod:`~mechlint.cli.rules` (``rules``, ``rule``),
   :mod:`~mechlint.cli.pin`, :mod:`~mechlint.cli.attest` (``keygen``,
-  ``attest``, ``verify``), :mod:`~mechlint.cli.server`.
+  ``attest``, ``verify``), :mod:`~mechlint.cli.server`,
+  :mod:`~mechlint.cli.completion` (shell completion scripts).
 - :mod:`~mechlint.cli.run_check` — what ``check`` does once its arguments are
   parsed, without typer (both parsers call it);
   :mod:`~mechlint.cli.fast_check` — the parser of the fast path.

@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from mechlint import __version__
-from mechlint.cli import attest, check, fix, new, pin, rules, server
+from mechlint.cli import attest, check, completion, fix, new, pin, rules, server
 from mechlint.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, guarded
 
 __all__ = ["app", "main"]
@@ -21,7 +21,7 @@ __all__ = ["app", "main"]
 app = typer.Typer(
     name="mechlint",
     help="Check the mechanism files of a technical blog: schema, references and more.",
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion; see also `mechlint completion SHELL`
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -55,6 +55,28 @@ app.command()(attest.keygen)
 app.command()(attest.attest)
 app.command()(attest.verify)
 app.command()(server.server)
+app.command()(completion.completion)
+
+
+def _command() -> typer.core.TyperGroup:
+    """The click command of the app, with arguments shown as a man page shows them (``RULE``,
+    ``[PATHS]...``), never by Python's types (``<list[Path]>``) or in braces (``{rule_id}``)."""
+    command = typer.main.get_command(app)
+    for sub in getattr(command, "commands", {}).values():
+        for param in sub.params:
+            if isinstance(param, typer.core.TyperArgument):
+                _plain_argument(param)
+    assert isinstance(command, typer.core.TyperGroup)
+    return command
+
+
+def _plain_argument(param: typer.core.TyperArgument) -> None:
+    name = (param.metavar or param.name or "").upper()
+    many = "..." if param.nargs != 1 else ""
+    usage = f"{name}{many}" if param.required else f"[{name}]{many}"
+    param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]
+    param._rich_display_name = lambda: f"{name}{many}"  # type: ignore[method-assign]
+    param._usage_display_name = lambda: usage  # type: ignore[method-assign]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run_app(argv: list[str] | None) -> int:
     try:
-        result = app(args=argv, prog_name="mechlint", standalone_mode=False)
+        result = _command().main(args=argv, prog_name="mechlint", standalone_mode=False)
     except typer.Exit as done:
         result = int(done.exit_code)
     except typer.TyperException as problem:  # usage errors: unknown option, bad value

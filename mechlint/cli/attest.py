@@ -16,7 +16,9 @@ __all__ = ["attest", "keygen", "verify"]
 
 
 def keygen(
-    prefix: Annotated[Path, typer.Argument(help="Writes PREFIX.key (private, mode 0600) and PREFIX.pub.")],
+    prefix: Annotated[
+        Path, typer.Argument(metavar="PREFIX", help="Writes PREFIX.key (private, mode 0600) and PREFIX.pub.")
+    ],
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing key files.")] = False,
 ) -> None:
     """Write an Ed25519 key pair for attest and verify."""
@@ -32,9 +34,12 @@ def keygen(
 
 
 def attest(
-    file: Annotated[Path, typer.Argument(help="The mechanism file to attest.")],
-    key: Annotated[Path, typer.Option("--key", help="The private key (PREFIX.key).")],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Default: FILE.intoto.jsonl.")] = None,  # noqa: UP045
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The mechanism file to attest.")],
+    key: Annotated[Path, typer.Option("--key", metavar="FILE", help="The private key (PREFIX.key).")],
+    output: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option("--output", "-o", metavar="FILE", help="Default: FILE.intoto.jsonl."),
+    ] = None,
     root: RootOption = None,
 ) -> None:
     """Sign an in-toto statement over the file and its sources (a DSSE envelope)."""
@@ -70,9 +75,9 @@ def attest(
 
 
 def verify(
-    file: Annotated[Path, typer.Argument(help="The mechanism file to verify.")],
-    key: Annotated[Path, typer.Option("--key", help="The trusted public key (PREFIX.pub).")],
-    attestation: Annotated[Optional[Path], typer.Option(help="Default: FILE.intoto.jsonl.")] = None,  # noqa: UP045
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The mechanism file to verify.")],
+    key: Annotated[Path, typer.Option("--key", metavar="FILE", help="The trusted public key (PREFIX.pub).")],
+    attestation: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Default: FILE.intoto.jsonl.")] = None,  # noqa: UP045
     root: RootOption = None,
 ) -> None:
     """Exit 0 only if the signature verifies with KEY and every subject matches the bytes now."""

@@ -12,25 +12,98 @@ from mechlint.cli.run_check import CheckOptions, FailOn, Format, run_check
 __all__ = ["check"]
 
 
+def _starting(incomplete: str, names: list[str]) -> list[str]:
+    return [name for name in names if name.startswith(incomplete)]
+
+
+def _formats(incomplete: str) -> list[str]:
+    """Shell completion of ``--format``: the formats' names."""
+    return _starting(incomplete, list(Format.__members__))
+
+
+def _output_formats(incomplete: str) -> list[str]:
+    """Shell completion of ``-o``: ``FORMAT:`` prefixes (a file name is the shell's to complete)."""
+    return _starting(incomplete, [f"{name}:" for name in Format.__members__])
+
+
+def _levels(incomplete: str) -> list[str]:
+    return _starting(incomplete, list(FailOn.__members__))
+
+
+def _rules(incomplete: str) -> list[str]:
+    """Shell completion of ``--select`` and ``--ignore``: the built-in families and rule ids."""
+    from mechlint.registry import rules_by_id
+
+    ids = list(rules_by_id())
+    head, comma, last = incomplete.rpartition(",")
+    prefix = head + comma
+    names = [*dict.fromkeys(rule_id.partition("/")[0] for rule_id in ids), *ids, "ALL"]
+    return [prefix + name for name in names if name.startswith(last)]
+
+
 def check(
-    paths: Annotated[Optional[list[Path]], typer.Argument(help="Files and folders to check (default: .).")] = None,  # noqa: UP045
-    output_format: Annotated[Format, typer.Option("--format", "-f", help="Report format.")] = Format.text,
+    paths: Annotated[
+        Optional[list[Path]],  # noqa: UP045
+        typer.Argument(metavar="PATHS", help="Files and folders to check (default: .).", show_default=False),
+    ] = None,
+    output_format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help=f"Report format: {', '.join(Format.__members__)}.",
+            autocompletion=_formats,
+        ),
+    ] = Format.text.value,
     output: Annotated[
         Optional[list[str]],  # noqa: UP045
-        typer.Option("--output", "-o", help="FILE for the --format report, or FORMAT:FILE for one more (repeatable)."),
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="[FORMAT:]FILE",
+            help="FILE for the --format report, or FORMAT:FILE for one more (repeatable).",
+            autocompletion=_output_formats,
+        ),
     ] = None,
-    select: Annotated[Optional[list[str]], typer.Option(help="Only these rules or families (comma-separated).")] = None,  # noqa: UP045
-    ignore: Annotated[Optional[list[str]], typer.Option(help="Skip these rules or families (comma-separated).")] = None,  # noqa: UP045
-    fail_on: Annotated[Optional[FailOn], typer.Option(help="Lowest level that makes the exit code 1.")] = None,  # noqa: UP045
-    config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
-    root: Annotated[Path | None, typer.Option(help="Repository root (default: the nearest folder with .git).")] = None,
+    select: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(metavar="RULES", help="Only these rules or families (comma-separated).", autocompletion=_rules),
+    ] = None,
+    ignore: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(metavar="RULES", help="Skip these rules or families (comma-separated).", autocompletion=_rules),
+    ] = None,
+    fail_on: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            metavar="LEVEL",
+            help=f"Lowest level that makes the exit code 1: {', '.join(FailOn.__members__)} (default: error).",
+            autocompletion=_levels,
+        ),
+    ] = None,
+    config_file: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option("--config", metavar="FILE", help="Use this configuration file."),
+    ] = None,
+    root: Annotated[
+        Path | None,
+        typer.Option(metavar="FOLDER", help="Repository root (default: the nearest folder with .git)."),
+    ] = None,
     color: Annotated[Optional[bool], typer.Option("--color/--no-color", help="Colour the text report.")] = None,  # noqa: UP045
-    show_suppressed: Annotated[bool, typer.Option(help="Include suppressed findings, marked as such.")] = False,
-    baseline: Annotated[Optional[Path], typer.Option(help="Hide the findings recorded in this baseline file.")] = None,  # noqa: UP045
-    update_baseline: Annotated[bool, typer.Option(help="Rewrite the --baseline file from this run.")] = False,
+    show_suppressed: Annotated[
+        bool, typer.Option(show_default=False, help="Include suppressed findings, marked as such.")
+    ] = False,
+    baseline: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(metavar="FILE", help="Hide the findings recorded in this baseline file."),
+    ] = None,
+    update_baseline: Annotated[
+        bool, typer.Option(show_default=False, help="Rewrite the --baseline file from this run.")
+    ] = False,
     jobs: Annotated[
-        Optional[int],  # noqa: UP045
-        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per core for large runs)."),
+        Optional[str],  # noqa: UP045 - checked by run_check, for both parsers alike
+        typer.Option("--jobs", "-j", metavar="N", help="Worker processes (default: one per core for large runs)."),
     ] = None,
     cache: Annotated[
         Optional[bool],  # noqa: UP045
@@ -40,7 +113,8 @@ def check(
         ),
     ] = None,
     since: Annotated[
-        str | None, typer.Option(help="Only files changed since this git revision, or whose sources changed.")
+        str | None,
+        typer.Option(metavar="REV", help="Only files changed since this git revision, or whose sources changed."),
     ] = None,
     changed_files: Annotated[
         bool,
@@ -62,7 +136,14 @@ def check(
         bool, typer.Option("--statistics", help="Count the findings per rule instead of listing them.")
     ] = False,
     quiet: Annotated[
-        int, typer.Option("--quiet", "-q", count=True, help="Print only the summary; -qq: nothing, only the exit code.")
+        int,
+        typer.Option(
+            "--quiet",
+            "-q",
+            count=True,
+            show_default=False,
+            help="Print only the summary; -qq: nothing, only the exit code.",
+        ),
     ] = 0,
     stdin_filename: Annotated[
         Optional[Path],  # noqa: UP045
@@ -82,7 +163,7 @@ def check(
                 outputs=output or [],
                 select=select or [],
                 ignore=ignore or [],
-                fail_on=fail_on.value if fail_on else None,
+                fail_on=fail_on,
                 config_file=config_file,
                 root=root,
                 color=color,

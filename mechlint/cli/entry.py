@@ -2,7 +2,8 @@
 
 :func:`main` runs ``check`` through :func:`mechlint.cli.fast_check.parse_check`
 when that parser understands every argument, so that a pre-commit run does not
-import typer; anything else goes to :func:`mechlint.cli.app.main`.
+import typer; anything else goes to :func:`mechlint.cli.app.main`, and so does
+every shell completion request (``_MECHLINT_COMPLETE`` set).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import os
 import signal
 
 EXIT_INTERRUPTED = 130  # mechlint.cli.exits.EXIT_INTERRUPTED, before any import
+#: Set by the shell completion scripts (typer's protocol) when they ask what to complete.
+COMPLETE_VAR = "_MECHLINT_COMPLETE"
 
 
 def _interrupted(signum: int, frame: object) -> None:
@@ -36,7 +39,7 @@ __all__ = ["main", "run"]
 def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); the exit code, never a traceback."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] == ["check"]:
+    if arguments[:1] == ["check"] and not os.environ.get(COMPLETE_VAR):  # completion requests are typer's
         options = parse_check(arguments[1:])
         if options is not None:
             return guarded(lambda: run_check(options))

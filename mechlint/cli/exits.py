@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from mechlint.terminal import printable
 
-__all__ = ["EXIT_FINDINGS", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "error", "guarded"]
+__all__ = ["EXIT_FINDINGS", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "config_error", "error", "guarded"]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -21,6 +21,12 @@ def error(message: str) -> None:
     sys.stdout.flush()
     sys.stderr.write(f"mechlint: {printable(message)}\n")
     sys.stderr.flush()
+
+
+def config_error(problem: Exception) -> None:
+    """Print a configuration error: each mistake it holds on its own line, with its file and line."""
+    for each in getattr(problem, "errors", None) or [problem]:
+        error(f"{each} [mechlint/invalid-config]")
 
 
 def guarded(run: Callable[[], int]) -> int:

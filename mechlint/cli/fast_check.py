@@ -3,9 +3,11 @@
 A pre-commit hook runs ``mechlint check FILE...`` on every commit, and typer
 (with click) takes longer to import than checking a file. :func:`parse_check`
 reads the common ``check`` invocations; anything it does not fully understand
-(``--help``, an unknown option, a bad value) gives ``None``, and the console
+(``--help``, an unknown option, an option without its value) gives ``None``, and the console
 script (:mod:`mechlint.cli.entry`) hands the arguments to typer, which prints
-its usual help and errors. A test checks that both parsers know the same
+its usual help and errors. Values (a format's name, a level, a number) are
+checked by :func:`~mechlint.cli.run_check.run_check`, so both parsers give the
+same message for a mistake in one. A test checks that both parsers know the same
 options and give the same output.
 """
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mechlint.cli.run_check import CheckOptions, FailOn, Format
+from mechlint.cli.run_check import CheckOptions
 
 __all__ = ["OPTIONS", "parse_check"]
 
@@ -50,7 +52,6 @@ OPTIONS: dict[str, tuple[str, str]] = {
 }
 #: Short flags written together that count: ``-qq`` is ``-q -q``.
 _COUNTED = {"-qq": ("quiet", 2)}
-_CHOICES = {"output_format": {f.value for f in Format}, "fail_on": {f.value for f in FailOn}}
 _PATHS = {"config_file", "root", "baseline", "stdin_filename"}
 
 
@@ -93,18 +94,10 @@ def parse_check(argv: list[str]) -> CheckOptions | None:
             index += 1
         else:
             return None
-        if field_name in _CHOICES and value not in _CHOICES[field_name]:
-            return None
         if kind == "list":
             getattr(options, field_name).append(value)
-        elif field_name == "output_format":
-            options.output_format = Format(value)
         elif field_name in _PATHS:
             setattr(options, field_name, Path(value))
-        elif field_name == "jobs":
-            if not value.isdigit() or not value.isascii() or int(value) < 1:
-                return None
-            options.jobs = int(value)
-        else:
+        else:  # --format, --fail-on and --jobs are checked by run_check, for both parsers alike
             setattr(options, field_name, value)
     return options

@@ -16,10 +16,15 @@ __all__ = ["fix"]
 
 
 def fix(
-    paths: Annotated[Optional[list[Path]], typer.Argument(help="Files and folders to fix (default: .).")] = None,  # noqa: UP045
+    paths: Annotated[
+        Optional[list[Path]],  # noqa: UP045
+        typer.Argument(metavar="PATHS", help="Files and folders to fix (default: .)."),
+    ] = None,
     diff: Annotated[bool, typer.Option("--diff", help="Show what would change; write nothing.")] = False,
     config_file: ConfigOption = None,
-    root: Annotated[Path | None, typer.Option(help="Repository root (default: the nearest folder with .git).")] = None,
+    root: Annotated[
+        Path | None, typer.Option(metavar="FOLDER", help="Repository root (default: the nearest folder with .git).")
+    ] = None,
 ) -> None:
     """Apply safe, mechanical fixes to string values (typography); --diff only shows them."""
     from mechlint.discovery import UsageError, find_project_root

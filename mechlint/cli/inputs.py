@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from mechlint.cli.exits import EXIT_USAGE, error
+from mechlint.cli.exits import EXIT_USAGE, config_error, error
 
 if TYPE_CHECKING:
     from mechlint.config import Config
@@ -22,11 +22,13 @@ __all__ = ["ConfigOption", "RootOption", "config_or_exit", "provenance_or_exit",
 
 ConfigOption = Annotated[
     Optional[Path],  # noqa: UP045 - typer needs Optional on Python 3.11
-    typer.Option("--config", help="Use this configuration file."),
+    typer.Option("--config", metavar="FILE", help="Use this configuration file."),
 ]
 RootOption = Annotated[
     Optional[Path],  # noqa: UP045
-    typer.Option("--root", help="Folder that source paths are relative to (default: the git repository's top)."),
+    typer.Option(
+        "--root", metavar="FOLDER", help="Folder that source paths are relative to (default: the git repository's top)."
+    ),
 ]
 
 
@@ -38,7 +40,7 @@ def config_or_exit(config_file: Path | None = None) -> Config:
     try:
         return load_config(config_file)
     except ConfigError as problem:
-        error(f"{problem} [mechlint/invalid-config]")
+        config_error(problem)
         raise typer.Exit(EXIT_USAGE) from None
 
 

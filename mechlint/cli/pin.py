@@ -8,14 +8,21 @@ from typing import Annotated
 import typer
 
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error
-from mechlint.cli.inputs import RootOption, provenance_or_exit, read_or_exit
+from mechlint.cli.inputs import RootOption, config_or_exit, provenance_or_exit, read_or_exit
 from mechlint.terminal import printable
 
 __all__ = ["pin"]
 
 
 def pin(
-    files: Annotated[list[Path], typer.Argument(help="Mechanism files to pin.")],
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="PATHS",
+            help="Mechanism files, and folders walked as check walks them (same include and exclude).",
+            show_default=False,
+        ),
+    ],
     check: Annotated[bool, typer.Option("--check", help="Only report what would change (exit 1 if anything).")] = False,
     root: RootOption = None,
 ) -> None:
@@ -25,7 +32,7 @@ def pin(
     provenance = provenance_or_exit(root)
     results = []
     try:
-        for path in files:
+        for path in _mechanism_files(files):
             results.append(pin_file(path, str(path), read_or_exit(path), provenance))
     finally:
         provenance.close()
@@ -50,3 +57,20 @@ def pin(
         err=True,
     )
     raise typer.Exit(EXIT_FINDINGS if problems else EXIT_OK)
+
+
+def _mechanism_files(paths: list[Path]) -> list[Path]:
+    """The files ``check`` would check for ``paths``: the same discovery, include and exclude; exit 2 for a
+    path that does not exist."""
+    from mechlint.config import DEFAULT_EXCLUDE
+    from mechlint.discovery import UsageError, discover, find_project_root
+
+    config = config_or_exit()
+    base = config.root if config.source else find_project_root(Path.cwd()).resolve()
+    try:
+        found = list(discover(paths, config.include, (*DEFAULT_EXCLUDE, *config.exclude), base))
+    except UsageError as problem:
+        error(str(problem))
+        raise typer.Exit(EXIT_USAGE) from None
+    cwd = Path.cwd()
+    return [c.path.relative_to(cwd) if c.path.is_relative_to(cwd) else c.path for c in found]

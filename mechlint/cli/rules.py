@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from mechlint.cli.exits import EXIT_USAGE, error
+from mechlint.cli.exits import EXIT_USAGE, config_error, error
 from mechlint.cli.inputs import ConfigOption, config_or_exit
 from mechlint.terminal import printable, printable_lines
 
@@ -27,7 +27,12 @@ def list_rules(
 
 
 def show_rule(
-    rule_id: Annotated[str, typer.Argument(help="A rule id such as reference/unknown-target.")],
+    rule_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="RULE", help="A rule id such as reference/unknown-target, or a family such as reference."
+        ),
+    ],
     config_file: ConfigOption = None,
 ) -> None:
     """Print the full documentation of one rule, built-in or from the configuration (an invariant)."""
@@ -42,10 +47,18 @@ def show_rule(
         rules = load_config(config_file).known_rules()
     except ConfigError as problem:
         if rule_id not in rules:  # a built-in rule is documented even when the configuration is broken
-            error(f"{problem} [mechlint/invalid-config]")
+            config_error(problem)
             raise typer.Exit(EXIT_USAGE) from None
+    family = [rule for name, rule in rules.items() if name.partition("/")[0] == rule_id.rstrip("/")]
+    if rule_id not in rules and family:  # a family: its rules, as `mechlint rules` lists them
+        width = max(len(rule.meta.id) for rule in family)
+        typer.echo(f"{rule_id.rstrip('/')}: a family of {len(family)} rules; `mechlint rule ID` documents one")
+        for rule in family:
+            typer.echo(printable(f"  {rule.meta.id:<{width}}  {rule.meta.summary}"))
+        return
     if rule_id not in rules:
-        close = closest(rule_id, list(rules))
+        families = list(dict.fromkeys(name.partition("/")[0] for name in rules))
+        close = closest(rule_id, [*rules, *families])
         alike = f" ({explain(rule_id, close)})" if close and explain(rule_id, close) else ""
         hint = f"; did you mean {close}?{alike}" if close else "; `mechlint rules` lists them"
         error(f"no rule {rule_id!r}{hint}")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mechlint import __version__
-from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error
+from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error, error
 from mechlint.cli.output import text_width, use_color, write_output, write_output_chunks
 from mechlint.cli.stdin import project_root_for, read_stdin, stdin_conflict
 from mechlint.terminal import printable
@@ -25,7 +25,18 @@ from mechlint.terminal import printable
 if TYPE_CHECKING:
     from mechlint.config import Config
 
-__all__ = ["CACHE_FROM", "CheckOptions", "FailOn", "Format", "parse_outputs", "run_check", "split_commas"]
+__all__ = [
+    "CACHE_FROM",
+    "CheckOptions",
+    "FailOn",
+    "Format",
+    "format_named",
+    "jobs_number",
+    "level_named",
+    "parse_outputs",
+    "run_check",
+    "split_commas",
+]
 
 #: Without --cache or --no-cache, the result cache is used for runs of this many files or more;
 #: for fewer, opening it costs more than it saves (see docs/benchmarks.md).
@@ -51,8 +62,11 @@ class FailOn(StrEnum):
 
 @dataclass
 class CheckOptions:
+    """The arguments of ``check`` as typed: names and numbers are checked by :func:`run_check`, so that both
+    parsers give the same message for a mistake."""
+
     paths: list[str] = field(default_factory=list)
-    output_format: Format = Format.text
+    output_format: Format | str = Format.text
     outputs: list[str] = field(default_factory=list)
     select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
@@ -65,7 +79,7 @@ class CheckOptions:
     update_baseline: bool = False
     since: str | None = None
     changed_files: bool = False
-    jobs: int | None = None
+    jobs: int | str | None = None
     cache: bool | None = None  # None: on for runs of CACHE_FROM files or more
     show_source: bool | None = None
     statistics: bool = False
@@ -78,14 +92,50 @@ def split_commas(values: list[str] | None) -> list[str]:
     return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
 
 
+def _choose(kind: str, value: str, choices: list[str]) -> str:
+    """``unknown format 'sarf'; choose text, json, … (did you mean "sarif"?)``."""
+    from mechlint.lookalike import suggestion
+
+    return f"unknown {kind} {value!r}; choose {', '.join(choices)}{suggestion(value, choices)}"
+
+
+def format_named(value: str) -> Format:
+    """The report format ``value`` names; ValueError with the user's message (and a suggestion) otherwise."""
+    if value in Format.__members__:
+        return Format(value)
+    raise ValueError(f"--format: {_choose('format', value, list(Format.__members__))}")
+
+
+def level_named(value: str | None) -> str | None:
+    """The ``--fail-on`` level; ValueError with the user's message otherwise."""
+    if value is None or value in FailOn.__members__:
+        return value
+    raise ValueError(f"--fail-on: {_choose('level', value, list(FailOn.__members__))}")
+
+
+def jobs_number(value: int | str | None) -> int | None:
+    """The ``--jobs`` count: a whole number, at least 1; ValueError with the user's message otherwise."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if text.isascii() and text.isdigit() and len(text) <= 6 and int(text) >= 1:
+        return int(text)
+    raise ValueError(f"--jobs takes a whole number of worker processes, 1 or more; got {str(value)[:40]!r}")
+
+
 def parse_outputs(values: list[str]) -> tuple[Path | None, list[tuple[Format, Path]]]:
-    """``-o FILE`` (the --format report) and ``-o FORMAT:FILE`` (one more report); ValueError for a second FILE."""
+    """``-o FILE`` (the --format report) and ``-o FORMAT:FILE`` (one more report); ValueError for a second FILE
+    or for ``NAME:FILE`` where NAME is close to a format's name (``sarf:out.sarif``)."""
+    from mechlint.lookalike import closest
+
     main_output: Path | None = None
     extra: list[tuple[Format, Path]] = []
     for value in values:
         name, colon, rest = value.partition(":")
         if colon and name in Format.__members__ and rest:
             extra.append((Format(name), Path(rest)))
+        elif colon and rest and name.isalpha() and closest(name, list(Format.__members__)) is not None:
+            raise ValueError(f"-o {value}: {_choose('format', name, list(Format.__members__))}")
         elif main_output is None:
             main_output = Path(value)
         else:
@@ -148,6 +198,9 @@ def run_check(options: CheckOptions) -> int:
     from mechlint.resultcache import result_cache_folder
 
     try:
+        output_format = format_named(str(options.output_format))
+        fail_on = level_named(options.fail_on)
+        jobs = jobs_number(options.jobs)
         main_output, extra_outputs = parse_outputs(options.outputs)
     except ValueError as problem:
         error(str(problem))
@@ -165,11 +218,11 @@ def run_check(options: CheckOptions) -> int:
     start = Path(os.path.abspath(options.stdin_filename)).parent if options.stdin_filename is not None else None
     try:
         config = load_config(options.config_file, start=start).with_flags(
-            select=split_commas(options.select), ignore=split_commas(options.ignore), fail_on=options.fail_on
+            select=split_commas(options.select), ignore=split_commas(options.ignore), fail_on=fail_on
         )
         known = load_baseline(baseline) if baseline is not None and not options.update_baseline else None
     except ConfigError as problem:
-        error(f"{problem} [mechlint/invalid-config]")
+        config_error(problem)
         return EXIT_USAGE
     if known is not None and known.version != BASELINE_VERSION and options.quiet < 2:
         sys.stderr.write(
@@ -186,7 +239,6 @@ def run_check(options: CheckOptions) -> int:
     if root is not None and not root.is_dir():
         error(f"--root {root}: not a folder")
         return EXIT_USAGE
-    output_format = options.output_format
     if options.statistics and output_format is not Format.text:
         error(f"--statistics counts findings in the text report; --format {output_format.value} has every finding")
         return EXIT_USAGE
@@ -216,7 +268,7 @@ def run_check(options: CheckOptions) -> int:
             show_suppressed=options.show_suppressed,
             baseline=known,
             baseline_name=str(baseline or ""),
-            jobs=options.jobs,
+            jobs=jobs,
             cache=result_cache_folder(project_root) if options.cache is not False and buffer is None else None,
             cache_from=CACHE_FROM if options.cache is None else 0,
             progress=progress_bar() if options.quiet < 2 else None,

@@ -12,7 +12,7 @@ __all__ = ["server"]
 
 def server(
     root: Annotated[
-        Path | None, typer.Option(help="Source paths are relative to this folder (as check --root).")
+        Path | None, typer.Option(metavar="FOLDER", help="Source paths are relative to this folder (as check --root).")
     ] = None,
 ) -> None:
     """Run the language server (LSP over standard input and output) for editors."""
