@@ -149,6 +149,7 @@ def check(
         Optional[Path],  # noqa: UP045
         typer.Option(
             "--stdin-filename",
+            metavar="PATH",
             help="Check the buffer on standard input (PATH -) as if it were this file: its configuration, "
             "include patterns and repository.",
         ),

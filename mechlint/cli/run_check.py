@@ -5,6 +5,9 @@ Both the typer command (:mod:`mechlint.cli.check`) and the fast path
 itself so that a pre-commit run does not pay for importing typer) build a
 :class:`CheckOptions` and call :func:`run_check`, so the two cannot behave
 differently.
+
+Long: ``run_check`` is one flow from parsed options to the exit code (inputs, the run, every report,
+the baseline); its option checks sit beside it so that both parsers share them.
 """
 
 from __future__ import annotations
