@@ -31,7 +31,7 @@ import sys  # noqa: E402
 
 from mechlint.cli.exits import guarded  # noqa: E402
 from mechlint.cli.fast_check import parse_check  # noqa: E402
-from mechlint.cli.run_check import run_check  # noqa: E402
+from mechlint.cli.run_check import CheckOptions, run_check  # noqa: E402
 
 __all__ = ["main", "run"]
 
@@ -39,17 +39,34 @@ __all__ = ["main", "run"]
 def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); the exit code, never a traceback."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] == ["check"] and not os.environ.get(COMPLETE_VAR):  # completion requests are typer's
-        options = parse_check(arguments[1:])
-        if options is not None:
-            return guarded(lambda: run_check(options))
+    options = _fast_path(arguments)
+    if options is not None:
+        return guarded(lambda: run_check(options))
     from mechlint.cli.app import main as app_main
 
     return app_main(arguments)
 
 
+def _fast_path(arguments: list[str]) -> CheckOptions | None:
+    """The options of a ``check`` the fast parser understands, or ``None`` (the typer app's to run)."""
+    if arguments[:1] == ["check"] and not os.environ.get(COMPLETE_VAR):  # completion requests are typer's
+        return parse_check(arguments[1:])
+    return None
+
+
+def _unraisable(info: sys.UnraisableHookArgs) -> None:
+    """Ctrl-C inside code whose errors Python only prints ("Exception ignored in …"): one line and 130."""
+    if isinstance(info.exc_value, KeyboardInterrupt):
+        os.write(2, b"mechlint: interrupted\n")
+        os._exit(EXIT_INTERRUPTED)
+    sys.__unraisablehook__(info)
+
+
 def run() -> None:
     """The console script: Ctrl-C at any moment exits 130 with one line."""
+    sys.unraisablehook = _unraisable
+    if _fast_path(sys.argv[1:]) is None:
+        import mechlint.cli.app  # noqa: F401 - typer and pydantic load while Ctrl-C still means "exit now"
     if signal.getsignal(signal.SIGINT) is _interrupted:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # the command handles it (guarded)
     try:
