@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from mechlint.safeio import describe_mode as describe_mode  # re-exported for the provenance paths
+from mechlint.safeio import read_at_most
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,18 +168,10 @@ def selected(path: Path, include: Iterable[str], exclude: Iterable[str], base: P
 
 def read_stream(stream: BinaryIO, max_size: int) -> bytes | str:
     """At most ``max_size`` bytes of a stream (standard input), or a sentence saying why they cannot be read."""
-    chunks: list[bytes] = []
-    remaining = max_size + 1
     try:
-        while remaining > 0:
-            chunk = stream.read(min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
+        data = read_at_most(stream.read, max_size)
     except (OSError, ValueError) as error:
         return f"cannot be read from standard input ({getattr(error, 'strerror', None) or error})"
-    data = b"".join(chunks)
     if len(data) > max_size:
         return f"is more than max-file-size ({max_size} bytes) on standard input; raise the limit to check it"
     return data
@@ -214,20 +207,12 @@ def read_file(path: Path, max_size: int, root: Path) -> bytes | str:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
             return f"is {describe_mode(opened.st_mode)}, not a regular file"
-        chunks = []
-        remaining = max_size + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
+        data = read_at_most(lambda size: os.read(fd, size), max_size)
         after = os.fstat(fd)
     except OSError as error:
         return f"cannot be read ({error.strerror or error})"
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     if len(data) > max_size:
         return f"grew past max-file-size ({max_size} bytes) while it was read"
     if len(data) != after.st_size or after.st_mtime_ns != opened.st_mtime_ns:

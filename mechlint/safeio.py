@@ -26,7 +26,7 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 _OPEN_FLAGS = os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -62,6 +62,22 @@ def describe_mode(mode: int) -> str:
     return "not a regular file"
 
 
+def read_at_most(read: Callable[[int], bytes], limit: int) -> bytes:
+    """Up to ``limit + 1`` bytes from ``read(n)`` (a file descriptor's or a stream's), in pieces of 1 MiB.
+
+    One byte more than the limit is asked for, so that the caller can tell a
+    file that is exactly at the limit from one that is larger.
+    """
+    chunks, remaining = [], limit + 1
+    while remaining > 0:
+        chunk = read(min(remaining, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of the regular file at ``path`` (links followed), at most ``limit``; else :class:`NotReadable`."""
     try:
@@ -76,18 +92,11 @@ def read_regular(path: Path, limit: int) -> bytes:
             raise NotReadable(f"is {describe_mode(info.st_mode)}, not a regular file")
         if info.st_size > limit:
             raise NotReadable(f"is {info.st_size} bytes, larger than the limit of {limit}")
-        chunks, remaining = [], limit + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
+        data = read_at_most(lambda size: os.read(fd, size), limit)
     except OSError as error:
         raise NotReadable(f"cannot be read ({error.strerror or error})") from None
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     if len(data) > limit:
         raise NotReadable(f"grew past the limit of {limit} bytes while it was read")
     return data
