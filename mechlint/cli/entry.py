@@ -39,7 +39,11 @@ __all__ = ["main", "run"]
 def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); the exit code, never a traceback."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    options = _fast_path(arguments)
+    return _dispatch(arguments, _fast_path(arguments))
+
+
+def _dispatch(arguments: list[str], options: CheckOptions | None) -> int:
+    """``check`` on the fast path when its ``options`` were parsed, else the typer app."""
     if options is not None:
         return guarded(lambda: run_check(options))
     from mechlint.cli.app import main as app_main
@@ -65,12 +69,14 @@ def _unraisable(info: sys.UnraisableHookArgs) -> None:
 def run() -> None:
     """The console script: Ctrl-C at any moment exits 130 with one line."""
     sys.unraisablehook = _unraisable
-    if _fast_path(sys.argv[1:]) is None:
+    arguments = sys.argv[1:]
+    options = _fast_path(arguments)  # parsed once
+    if options is None:
         import mechlint.cli.app  # noqa: F401 - typer and pydantic load while Ctrl-C still means "exit now"
     if signal.getsignal(signal.SIGINT) is _interrupted:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # the command handles it (guarded)
     try:
-        code = main()
+        code = _dispatch(arguments, options)
     except KeyboardInterrupt:  # between the handler and the command
         code = EXIT_INTERRUPTED
         os.write(2, b"mechlint: interrupted\n")
