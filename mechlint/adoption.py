@@ -29,7 +29,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +127,7 @@ def apply_suppressions(
         for number, suppression in enumerate(suppressions):
             if suppression.matches(relative, result):
                 used[number] += 1
-                result = replace(result, suppressed=suppression.reason)
+                result = result._replace(suppressed=suppression.reason)
                 break
         out.append(result)
     return out
@@ -306,10 +306,9 @@ def apply_baseline(files: list[FileReport], baseline: Baseline, source: str) -> 
             hidden.add((f, r))
     why = f"recorded in the baseline {source}"
     return [
-        replace(
-            file_report,
+        file_report._replace(
             results=tuple(
-                replace(result, suppressed=why) if (f, r) in hidden else result
+                result._replace(suppressed=why) if (f, r) in hidden else result
                 for r, result in enumerate(file_report.results)
             ),
         )

@@ -12,7 +12,7 @@ registered is the business of :mod:`mechlint.langregistry`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mechlint.prose import word_set
 
@@ -23,8 +23,7 @@ IRREGULAR = word_set(
 REGULAR = word_set("art-lojban cel-gaulish no-bok no-nyn zh-guoyu zh-hakka zh-min zh-min-nan zh-xiang")
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
+class Tag(NamedTuple):
     """The subtags of a well-formed tag, by role, as written. ``grandfathered`` is set for a tag listed whole."""
 
     language: str = ""

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mechlint.datafile import parse_toml
 from mechlint.errors import ConfigError
@@ -61,28 +60,27 @@ _TOP_LEVEL_KEYS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class EnabledRule:
+class EnabledRule(NamedTuple):
     rule: Rule
     level: Level
     options: Mapping[str, Any]
     context: RuleContext
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(NamedTuple):
     """The merged configuration of one run; frozen once built."""
 
     source: Path | None = None
-    root: Path = field(default_factory=Path.cwd)
+    #: The folder of ``source``, where the paths it names are relative to (read only when ``source`` is set).
+    root: Path = Path()
     include: tuple[str, ...] = DEFAULT_INCLUDE
     exclude: tuple[str, ...] = ()
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
     fail_on: str = "error"
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
-    levels: Mapping[str, Level | None] = field(default_factory=lambda: MappingProxyType({}))
-    options: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
+    levels: Mapping[str, Level | None] = MappingProxyType({})
+    options: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
     extra_rules: tuple[Rule, ...] = ()
     word_lists: PlainLists | None = None
     suppressions: tuple[Suppression, ...] = ()
@@ -118,7 +116,7 @@ class Config:
             changes["fail_on"] = fail_on
         if errors:
             raise errors[0] if len(errors) == 1 else ConfigErrors(errors)
-        return replace(self, **changes)
+        return self._replace(**changes)
 
     def frozen_pattern(self) -> str | None:
         """The ``pattern`` option of ``provenance/frozen-copy-mismatch``, when it is set to a string."""
@@ -359,7 +357,7 @@ def _from_table(table: Any, path: Path, text: str, prefix: str) -> Config:
             changes["levels"] = MappingProxyType(levels)
             changes["options"] = MappingProxyType(options)
     problems.raise_any()
-    return replace(config, **changes)
+    return config._replace(**changes)
 
 
 def _invariant_rules(value: Any, path: Path, problems: _Problems) -> tuple[Rule, ...]:

@@ -12,17 +12,15 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from mechlint.safeio import describe_mode as describe_mode  # re-exported for the provenance paths
 from mechlint.safeio import read_at_most
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     path: Path
     explicit: bool
     #: The bytes to check instead of reading ``path`` (a buffer from standard input), or why they cannot be.

@@ -11,7 +11,6 @@ import codecs
 import json
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
@@ -46,26 +45,49 @@ def _reject_constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
-@dataclass(slots=True)
 class Document:
     """One mechanism file: its bytes, text, data and what went wrong loading it."""
 
-    path: str
-    raw: bytes
-    text: str = ""
-    data: Any = None
-    parsed: bool = False
-    load_findings: list[Finding] = field(default_factory=list)
-    #: Where the file is on disk (absolute), when it came from a file.
-    location: Path | None = None
-    _scan: ScanResult | None = None
-    #: Spans of only the pointers in ``_located`` (and those above them), from :meth:`prepare`.
-    _partial: ScanResult | None = None
-    _located: frozenset[str] = frozenset()
-    _derived: dict[Callable[..., Any], Any] = field(default_factory=dict)
-    #: Character offsets of string literals by the literal's start (empty without escapes): computed once
-    #: per literal, not once per finding in it (a long description can hold thousands).
-    _string_offsets: dict[int, list[int]] = field(default_factory=dict)
+    __slots__ = (
+        "_derived",
+        "_located",
+        "_partial",
+        "_scan",
+        "_string_offsets",
+        "data",
+        "load_findings",
+        "location",
+        "parsed",
+        "path",
+        "raw",
+        "text",
+    )
+
+    def __init__(
+        self,
+        path: str,
+        raw: bytes,
+        text: str = "",
+        data: Any = None,
+        parsed: bool = False,
+        location: Path | None = None,
+    ) -> None:
+        self.path = path
+        self.raw = raw
+        self.text = text
+        self.data = data
+        self.parsed = parsed
+        self.load_findings: list[Finding] = []
+        #: Where the file is on disk (absolute), when it came from a file.
+        self.location = location
+        self._scan: ScanResult | None = None
+        #: Spans of only the pointers in ``_located`` (and those above them), from :meth:`prepare`.
+        self._partial: ScanResult | None = None
+        self._located: frozenset[str] = frozenset()
+        self._derived: dict[Callable[..., Any], Any] = {}
+        #: Character offsets of string literals by the literal's start (empty without escapes): computed once
+        #: per literal, not once per finding in it (a long description can hold thousands).
+        self._string_offsets: dict[int, list[int]] = {}
 
     def derived(self, compute: Callable[Concatenate[Document, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``compute(self, *args, **kwargs)``, computed once per document and shared by every rule that asks.

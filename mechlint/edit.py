@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mechlint.document import Document
 from mechlint.jsonscan import string_offsets
@@ -22,8 +22,7 @@ from mechlint.safeio import write_atomically
 __all__ = ["StringEdit", "apply_edits", "write_atomically"]
 
 
-@dataclass(frozen=True, slots=True)
-class StringEdit:
+class StringEdit(NamedTuple):
     pointer: str
     start: int
     end: int

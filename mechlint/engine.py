@@ -115,7 +115,7 @@ def lint(
     root = (root or find_project_root(cwd)).resolve()
     base = config.root if config.source else root
     services = RunServices(root=root, source_root=source_root, frozen_pattern=config.frozen_pattern())
-    enabled = [replace(e, context=replace(e.context, services=services)) for e in config.enabled()]
+    enabled = [e._replace(context=e.context._replace(services=services)) for e in config.enabled()]
     excluded = (*DEFAULT_EXCLUDE, *config.exclude)
     if buffer is not None:
         picked = buffer.explicit or selected(buffer.path, config.include, excluded, base)
@@ -157,7 +157,7 @@ def lint(
             covered.update(i for i, s in enumerate(config.suppressions) if s.covers(relative))
             if report.results or keep >= Keep.FILES:
                 results = apply_suppressions(report.results, relative, config.suppressions, used)
-                files.append(replace(report, results=tuple(results)))
+                files.append(report._replace(results=tuple(results)))
     finally:
         collector.restore()
         services.close()
@@ -171,7 +171,7 @@ def lint(
     files += _unused_suppressions(config, enabled, used, covered, whole_tree, root, cwd, fingerprints)
     suppressed = sum(1 for f in files for r in f.results if r.suppressed is not None)
     if not show_suppressed:
-        kept = [replace(f, results=tuple(r for r in f.results if r.suppressed is None)) for f in files]
+        kept = [f._replace(results=tuple(r for r in f.results if r.suppressed is None)) for f in files]
         files = [f for f in kept if f.results or (keep >= Keep.FILES and f.checked)]
     return Report(
         files=tuple(files),
@@ -266,8 +266,7 @@ def lint_file(
         if value_hashes:
             memo: dict[str, str] = {}
             placed = [
-                replace(
-                    r,
+                r._replace(
                     value_hash=value_hash(document.data, r.pointer, r.message, memo),
                     context=context_of(document.data, r.pointer),
                 )

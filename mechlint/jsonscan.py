@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -43,22 +42,26 @@ class JsonSyntaxError(Exception):
         self.message = message
 
 
-@dataclass(slots=True)
 class ScanResult:
     """Spans are ``(start, end)`` character offsets, end exclusive."""
 
-    values: dict[str, tuple[int, int]] = field(default_factory=dict)
-    keys: dict[str, tuple[int, int]] = field(default_factory=dict)
-    duplicates: list[tuple[str, int, int]] = field(default_factory=list)
+    __slots__ = ("duplicates", "keys", "values")
+
+    def __init__(self) -> None:
+        self.values: dict[str, tuple[int, int]] = {}
+        self.keys: dict[str, tuple[int, int]] = {}
+        self.duplicates: list[tuple[str, int, int]] = []
 
 
-@dataclass(slots=True)
 class _Frame:
-    is_object: bool
-    pointer: str
-    start: int
-    index: int = 0
-    seen: set[str] = field(default_factory=set)
+    __slots__ = ("index", "is_object", "pointer", "seen", "start")
+
+    def __init__(self, is_object: bool, pointer: str, start: int) -> None:
+        self.is_object = is_object
+        self.pointer = pointer
+        self.start = start
+        self.index = 0
+        self.seen: set[str] = set()
 
 
 def escape_token(token: str) -> str:

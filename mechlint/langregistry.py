@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from mechlint.bcp47 import Tag, parse
 from mechlint.resources import data_folder
@@ -34,8 +33,7 @@ class Codes:
         return isinstance(code, str) and code.isalnum() and f" {code} " in self._text
 
 
-@dataclass(frozen=True, slots=True)
-class Registry:
+class Registry(NamedTuple):
     file_date: str
     subtags: dict[str, Codes]  # by type: language, extlang, script, region, variant (lower case)
     extlang_prefix: dict[str, str]

@@ -8,8 +8,8 @@ have findings.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from typing import NamedTuple
 
 
 class Level(enum.IntEnum):
@@ -44,16 +44,14 @@ class Keep(enum.IntEnum):
     STORIES = 2
 
 
-@dataclass(frozen=True, slots=True)
-class TraceStep:
+class TraceStep(NamedTuple):
     """One place in the story behind a finding (a SARIF thread-flow location)."""
 
     pointer: str
     message: str
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     """A problem a rule found, before it is placed on a line.
 
     ``pointer`` is an RFC 6901 JSON pointer into the document. ``on_key`` points
@@ -73,21 +71,7 @@ class Finding:
     level: Level | None = None
 
 
-class _Pickled:
-    """Pickled as its constructor and arguments, about twice as fast as the state of a frozen dataclass.
-
-    Results cross from worker processes to the parent, so this is on the hot
-    path of every large run. The fields are the slots, in order.
-    """
-
-    __slots__: tuple[str, ...] = ()
-
-    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
-        return type(self), tuple(getattr(self, name) for name in self.__slots__)
-
-
-@dataclass(frozen=True, slots=True)
-class Region(_Pickled):
+class Region(NamedTuple):
     """A 1-based region; ``end_column`` is exclusive, columns count code points."""
 
     start_line: int
@@ -96,15 +80,13 @@ class Region(_Pickled):
     end_column: int
 
 
-@dataclass(frozen=True, slots=True)
-class LocatedTrace(_Pickled):
+class LocatedTrace(NamedTuple):
     region: Region
     message: str
     pointer: str
 
 
-@dataclass(frozen=True, slots=True)
-class Result(_Pickled):
+class Result(NamedTuple):
     """A finding placed in a file, ready for a reporter."""
 
     path: str
@@ -139,31 +121,27 @@ class Result(_Pickled):
 # What a mechanism shows, for a report that draws it (built by :func:`mechlint.story.story_of`).
 
 
-@dataclass(frozen=True, slots=True)
-class SourceStory:
+class SourceStory(NamedTuple):
     pointer: str
     path: str
     sha256: str
     description: str
 
 
-@dataclass(frozen=True, slots=True)
-class TargetStory:
+class TargetStory(NamedTuple):
     key: str
     kind: str
     label: str
 
 
-@dataclass(frozen=True, slots=True)
-class StateValue:
+class StateValue(NamedTuple):
     key: str
     label: str
     value: str
     changed: bool
 
 
-@dataclass(frozen=True, slots=True)
-class StepStory:
+class StepStory(NamedTuple):
     pointer: str
     title: str
     description: str
@@ -176,8 +154,7 @@ class StepStory:
     state: tuple[StateValue, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ScenarioStory:
+class ScenarioStory(NamedTuple):
     pointer: str
     id: str
     title: str
@@ -185,8 +162,7 @@ class ScenarioStory:
     steps: tuple[StepStory, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Story:
+class Story(NamedTuple):
     title: str
     description: str
     alt: str
@@ -199,22 +175,21 @@ class Story:
         return next((t for t in self.targets if t.key == key), None)
 
 
-@dataclass(frozen=True, slots=True)
-class FileReport(_Pickled):
+class FileReport(NamedTuple):
     """All results of one file, and the information reporters need about it."""
 
     path: str
     uri: str
     results: tuple[Result, ...]
-    fingerprints: dict[int, str] = field(default_factory=dict)
+    #: SARIF's partial fingerprints by line; the default is shared, and no one changes a report's mapping.
+    fingerprints: Mapping[int, str] = {}
     #: False for a file that was not checked but has findings about it (the configuration file).
     checked: bool = True
     #: What the mechanism shows, kept only when a report draws it (``lint(keep=Keep.STORIES)``).
     story: Story | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Notification(_Pickled):
+class Notification(NamedTuple):
     """A problem of the tool rather than of a file (a rule that crashed)."""
 
     message: str
@@ -222,8 +197,7 @@ class Notification(_Pickled):
     path: str
 
 
-@dataclass(frozen=True, slots=True)
-class RuleInfo:
+class RuleInfo(NamedTuple):
     """What a reporter may say about a rule that ran, built-in or from configuration.
 
     The report carries one for every rule of the run, so that no reporter looks
@@ -242,8 +216,7 @@ class RuleInfo:
     precision: str = "high"
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
+class Report(NamedTuple):
     """The whole outcome of a run; reporters only format it."""
 
     files: tuple[FileReport, ...]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import pairwise
 from pathlib import Path
+from typing import NamedTuple
 
 from mechlint.datafile import check_schema, read_toml
 from mechlint.resources import data_folder
@@ -22,8 +22,7 @@ SCHEMA_NAME = "word-lists.schema.json"
 SHIPPED = ("plain/words.toml", "plain/acronyms.toml")
 
 
-@dataclass(frozen=True, slots=True)
-class Substitution:
+class Substitution(NamedTuple):
     word: str
     use: str
     why: str
@@ -75,15 +74,40 @@ def inflections(word: str) -> list[str]:
     return sorted(form + space + rest for form in forms)
 
 
-@dataclass(frozen=True)
 class PlainLists:
-    substitutions: tuple[Substitution, ...] = ()
-    allow: frozenset[str] = frozenset()
-    _forms: dict[str, Substitution] = field(default_factory=dict, compare=False, repr=False)
-    _pattern: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
-    #: What the folded runs of a text must hold where a form matches (see :func:`_lead`);
-    #: ``None`` when a form does not start with a word character.
-    _leads: frozenset[str | tuple[str, str]] | None = field(default=frozenset(), compare=False, repr=False)
+    """The substitutions and the acronym allow list of a run, with the matcher compiled once (see :meth:`build`).
+
+    Equal when the entries and the allow list are; the compiled parts follow from them.
+    """
+
+    __slots__ = ("_forms", "_leads", "_pattern", "allow", "substitutions")
+
+    def __init__(
+        self,
+        substitutions: tuple[Substitution, ...] = (),
+        allow: frozenset[str] = frozenset(),
+        forms: dict[str, Substitution] | None = None,
+        pattern: re.Pattern[str] | None = None,
+        leads: frozenset[str | tuple[str, str]] | None = frozenset(),
+    ) -> None:
+        self.substitutions = substitutions
+        self.allow = allow
+        self._forms = forms or {}
+        self._pattern = pattern
+        #: What the folded runs of a text must hold where a form matches (see :func:`_lead`);
+        #: ``None`` when a form does not start with a word character.
+        self._leads = leads
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlainLists):
+            return NotImplemented
+        return (self.substitutions, self.allow) == (other.substitutions, other.allow)
+
+    def __hash__(self) -> int:
+        return hash((self.substitutions, self.allow))
+
+    def __repr__(self) -> str:
+        return f"PlainLists(substitutions={self.substitutions!r}, allow={self.allow!r})"
 
     @classmethod
     def build(cls, substitutions: Iterable[Substitution], allow: Iterable[str]) -> PlainLists:

@@ -20,9 +20,8 @@ import re
 import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 from mechlint.jsonscan import escape_token
 from mechlint.placeholder import is_placeholder
@@ -39,8 +38,7 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-@dataclass(frozen=True, slots=True)
-class Passage:
+class Passage(NamedTuple):
     pointer: str
     text: str
     kind: Kind
@@ -68,8 +66,7 @@ SEPARATOR = "\x00"
 Payload = TypeVar("Payload")
 
 
-@dataclass(frozen=True, slots=True)
-class Joined:
+class Joined(NamedTuple):
     """The passages of a document as one text, for one regex pass over the whole file.
 
     A pattern run over ``text`` finds what it finds in each passage, as long
@@ -388,8 +385,7 @@ has_letter = re.compile(r"[^\W\d_]").search
 CACHE_SIZE = 1 << 11
 
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
+class Analysis(NamedTuple):
     """A string split once: its sentences, the STE words of each (as written), and its code spans."""
 
     sentences: tuple[tuple[int, int], ...]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,14 +11,16 @@ if TYPE_CHECKING:
     from mechlint.provenance.resolve import Provenance
 
 
-@dataclass
 class RunServices:
     """Read-only facts of a run, and lazily built services (git history, caches)."""
 
-    root: Path
-    source_root: Path | None = None
-    frozen_pattern: str | None = None
-    _provenance: Provenance | None = field(default=None, repr=False)
+    __slots__ = ("_provenance", "frozen_pattern", "root", "source_root")
+
+    def __init__(self, root: Path, source_root: Path | None = None, frozen_pattern: str | None = None) -> None:
+        self.root = root
+        self.source_root = source_root
+        self.frozen_pattern = frozen_pattern
+        self._provenance: Provenance | None = None
 
     def provenance(self) -> Provenance:
         if self._provenance is None:

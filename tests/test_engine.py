@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -158,4 +157,4 @@ def test_value_hashes_are_left_out_only_when_asked(tmp_path: Path) -> None:
     without = lint([tmp_path], Config(), root=tmp_path, value_hashes=False)
     results = [r for f in with_hashes.files for r in f.results]
     assert results and all(r.value_hash for r in results)
-    assert [r for f in without.files for r in f.results] == [replace(r, value_hash="", context="") for r in results]
+    assert [r for f in without.files for r in f.results] == [r._replace(value_hash="", context="") for r in results]

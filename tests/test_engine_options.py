@@ -32,20 +32,18 @@ def test_an_unknown_option_is_refused(tmp_path: Path) -> None:
 
 
 def test_run_rules_returns_the_crashes_instead_of_appending_them() -> None:
-    from dataclasses import replace
-
     config = Config()
     enabled = config.enabled()
 
     class Crashing:
-        meta = replace(enabled[-1].rule.meta, id="test/crash", stage="document")
+        meta = enabled[-1].rule.meta._replace(id="test/crash", stage="document")
         doc = ""
 
         @staticmethod
         def check(document: object, context: object) -> list[object]:
             raise ValueError("boom")
 
-    crashing = replace(enabled[-1], rule=Crashing())  # type: ignore[arg-type]
+    crashing = enabled[-1]._replace(rule=Crashing())  # type: ignore[arg-type]
     findings, notifications = run_rules(load("x.json", CLEAN.read_bytes()), [*enabled, crashing])
     assert [n.rule_id for n in notifications] == ["test/crash"]
     assert any(f.rule_id == "mechlint/internal-error" and "test/crash" in f.message for f in findings)

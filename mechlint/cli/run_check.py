@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -294,8 +294,7 @@ def run_check(options: CheckOptions) -> int:
         width=text_width(to_terminal=False),
         show_source=options.show_source,
     )
-    shown = replace(
-        plain,
+    shown = plain._replace(
         color=main_output is None and output_format is Format.text and use_color(options.color),
         width=text_width(to_terminal=main_output is None),
         statistics=options.statistics,

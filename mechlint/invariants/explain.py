@@ -9,15 +9,14 @@ Messages name the scenario by its ``id``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mechlint.invariants.formula import ATOMS, TEMPORAL, Node, glob_pattern, show
 from mechlint.invariants.monitor import StepView, atom_keys, verb
 from mechlint.views import quote
 
 
-@dataclass(frozen=True, slots=True)
-class Explanation:
+class Explanation(NamedTuple):
     message: str
     trace: tuple[tuple[int, str], ...]  # (step index, what happens there)
 

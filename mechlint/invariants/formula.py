@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from mechlint.saferegex import UnsafePattern, compile_pattern
 
@@ -53,8 +53,7 @@ class FormulaError(Exception):
         self.offset = offset
 
 
-@dataclass(frozen=True, slots=True)
-class Node:
+class Node(NamedTuple):
     """One subformula. ``op`` is an operator, an atom kind, ``const`` or ``ref``."""
 
     op: str

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from mechlint.datafile import check_schema, line_of, read_toml
 from mechlint.document import Document
@@ -21,8 +20,7 @@ from mechlint.views import quote, scenarios, steps, target_kind, targets
 SCHEMA_NAME = "invariants.schema.json"
 
 
-@dataclass(frozen=True, slots=True)
-class Invariant:
+class Invariant(NamedTuple):
     name: str
     level: Level
     summary: str

@@ -14,8 +14,8 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from mechlint.invariants.formula import ATOMS, KEY_ATOMS, MAX_KEY, Node, glob_pattern, show
 from mechlint.saferegex import compile_pattern
@@ -24,12 +24,11 @@ MAX_TEXT = 10_000  # characters of one step's text that a regex sees
 MAX_BINDINGS = 10_000
 
 
-@dataclass(frozen=True, slots=True)
-class Targets:
+class Targets(NamedTuple):
     """The file's target keys, all and by kind, for the ``target`` atom; built once per file."""
 
     keys: frozenset[str] = frozenset()
-    by_kind: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    by_kind: Mapping[str, frozenset[str]] = MappingProxyType({})
 
     @classmethod
     def of(cls, kinds: Mapping[str, str]) -> Targets:
@@ -46,15 +45,14 @@ class Targets:
 NO_TARGETS = Targets()
 
 
-@dataclass(frozen=True, slots=True)
-class StepView:
+class StepView(NamedTuple):
     """What an atom can see of one step."""
 
     title: str
     text: str
     active: frozenset[str]
     paths: frozenset[str]
-    state: Mapping[str, str] = field(default_factory=dict)
+    state: Mapping[str, str] = MappingProxyType({})
 
 
 def step_view(step: Mapping[str, Any]) -> StepView:
@@ -106,8 +104,7 @@ def atom_column(
     return [key in step.state and search(step.state[key][:MAX_TEXT]) is not None for step in steps]
 
 
-@dataclass(frozen=True, slots=True)
-class _Shape:
+class _Shape(NamedTuple):
     """What the monitor needs of a formula, computed once per formula object."""
 
     root: Node

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mechlint.adoption import apply_suppressions
@@ -118,7 +118,7 @@ class Checker:
                 services = RunServices(
                     root=self.project_root(path), source_root=self.root, frozen_pattern=config.frozen_pattern()
                 )
-                enabled = [replace(e, context=replace(e.context, services=services)) for e in config.enabled()]
+                enabled = [e._replace(context=e.context._replace(services=services)) for e in config.enabled()]
                 rules = {info.id: info for info in rule_infos(enabled)}
                 stat = _stat(str(config.source)) if config.source else None
                 known = _Project(config, enabled, rules, services, stat)

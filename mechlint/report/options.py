@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["DEFAULT_WIDTH", "OutputOptions"]
 
@@ -10,8 +10,7 @@ __all__ = ["DEFAULT_WIDTH", "OutputOptions"]
 DEFAULT_WIDTH = 120
 
 
-@dataclass(frozen=True, slots=True)
-class OutputOptions:
+class OutputOptions(NamedTuple):
     color: bool = False
     root_uri: str = ""
     tool_version: str = ""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -76,7 +76,9 @@ def _artifact(uri: str) -> dict[str, str]:
     return {"uri": quote(uri, safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
-def _result(result: Result, uri: str, index: dict[str, int], fingerprints: dict[int, str], own: str) -> dict[str, Any]:
+def _result(
+    result: Result, uri: str, index: dict[str, int], fingerprints: Mapping[int, str], own: str
+) -> dict[str, Any]:
     physical = {"artifactLocation": _artifact(uri), "region": _region(result.region)}
     out: dict[str, Any] = {
         "ruleId": result.rule_id,

@@ -9,9 +9,8 @@ The explicit list of rules is :mod:`mechlint.registry`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from mechlint.document import Document
 from mechlint.model import Finding, Level, TraceStep
@@ -28,8 +27,7 @@ OptionKind = Literal["integer", "number", "string", "strings", "boolean"]
 Stage = Literal["load", "version", "document", "engine"]
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(NamedTuple):
     name: str
     kind: OptionKind
     default: Any
@@ -63,8 +61,7 @@ class Option:
         return text
 
 
-@dataclass(frozen=True, slots=True)
-class Example:
+class Example(NamedTuple):
     """A runnable documentation example.
 
     With ``where`` set, ``json`` replaces the value at that JSON pointer in the
@@ -80,8 +77,7 @@ class Example:
     setup: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class RuleMeta:
+class RuleMeta(NamedTuple):
     id: str
     level: Level
     summary: str
@@ -106,11 +102,10 @@ class RuleMeta:
         raise KeyError(name)
 
 
-@dataclass(frozen=True, slots=True)
-class RuleContext:
+class RuleContext(NamedTuple):
     """What a rule may know beyond the document: its options and the run's word lists, read-only."""
 
-    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    options: Mapping[str, Any] = MappingProxyType({})
     word_lists: PlainLists | None = None
     services: RunServices | None = None
 
@@ -128,8 +123,7 @@ class CheckFunction(Protocol):
     def __call__(self, document: Document, context: RuleContext) -> Iterator[Finding]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     meta: RuleMeta
     check: Callable[[Document, RuleContext], Iterator[Finding]]
     doc: str

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from operator import add
+from typing import NamedTuple
 
 from mechlint import prose
 from mechlint.document import Document
@@ -56,8 +56,7 @@ FUNCTION_WORDS = word_set(
 _FOLD_TABLE = str.maketrans({"/": None, "-": None, ".": None, " ": None, "’": "'"})
 
 
-@dataclass(frozen=True, slots=True)
-class Use:
+class Use(NamedTuple):
     surface: str
     size: int
     pointer: str
