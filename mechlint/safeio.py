@@ -25,7 +25,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -174,7 +173,7 @@ def write_atomically(path: Path, data: bytes | Iterable[bytes], inside: Path | N
         mode = 0o666 & ~_umask()
     else:
         mode = stat.S_IMODE(info.st_mode)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    handle, temporary = _temporary_beside(target)
     try:
         with os.fdopen(handle, "wb", buffering=1 << 16) as stream:
             os.fchmod(stream.fileno(), mode)
@@ -184,3 +183,20 @@ def write_atomically(path: Path, data: bytes | Iterable[bytes], inside: Path | N
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _temporary_beside(target: Path) -> tuple[int, str]:
+    """A new file ``.NAME.RANDOM.tmp`` next to ``target``, open for writing, readable only by its owner.
+
+    What :func:`tempfile.mkstemp` does (an exclusive create that follows no
+    link, retried on a clash), without importing :mod:`tempfile` and its
+    dependencies on every run that writes a report.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        temporary = str(target.parent / f".{target.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(temporary, flags, 0o600), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(target.parent))
