@@ -14,7 +14,9 @@ The corpora: the repository's own ``fixtures/`` (every rule's passing and
 failing files, the example content), and generated repositories of
 ``benchmarks/corpus.py`` in the ``varied`` and ``prose`` modes, and ``prose``
 with ``--history --frozen`` (sources found only in git history, frozen
-copies), so that provenance answers from history are compared too.
+copies), so that provenance answers from history are compared too; and the
+repositories of ``benchmarks/provenance_cases.py``, where every provenance
+answer occurs, with full history, as a shallow clone, without git, and broken.
 """
 
 from __future__ import annotations
@@ -69,6 +71,9 @@ def corpora(work: Path, files: int) -> list[tuple[str, Path, list[str]]]:
         capture_output=True,
     )
     made.append(("history+frozen", history, ["."]))
+    from provenance_cases import variants  # every provenance answer: full, shallow, no git, broken
+
+    made += [(name, folder, ["mechanisms"]) for name, folder in variants(work / "provenance")]
     return made
 
 
