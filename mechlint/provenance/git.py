@@ -29,6 +29,7 @@ from typing import IO, TYPE_CHECKING, ClassVar, Literal
 from mechlint.provenance import gitdir, invoke
 from mechlint.provenance.errors import GitError
 from mechlint.provenance.log import Revision, is_hex, parse_log
+from mechlint.provenance.nohistory import NoHistory as NoHistory  # the other implementation, found beside this one
 from mechlint.provenance.nohistory import RepositoryState, Unavailable
 
 if TYPE_CHECKING:
