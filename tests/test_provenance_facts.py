@@ -216,7 +216,7 @@ def test_locate_finds_the_pinned_bytes_where_the_classification_does(tmp_path: P
         provenance.close()
 
 
-def test_the_rules_report_what_they_reported_before(tmp_path: Path) -> None:
+def test_each_rule_reports_its_own_case(tmp_path: Path) -> None:
     """The findings of the eight rules on the cases above, through the whole engine."""
     repo = _repository(tmp_path / "blog")
     mechanism(repo, CITED)
