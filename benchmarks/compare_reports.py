@@ -14,7 +14,11 @@ The corpora: the repository's own ``fixtures/`` (every rule's passing and
 failing files, the example content), and generated repositories of
 ``benchmarks/corpus.py`` in the ``varied`` and ``prose`` modes, and ``prose``
 with ``--history --frozen`` (sources found only in git history, frozen
-copies), so that provenance answers from history are compared too.
+copies), so that provenance answers from history are compared too; and the
+repositories of ``benchmarks/provenance_cases.py``, where every provenance
+answer occurs, with full history, as a shallow clone, without git, and broken
+(on these, what ``Provenance.locate`` tells ``pin``, ``attest`` and
+``verify`` about every source is compared too).
 """
 
 from __future__ import annotations
@@ -69,6 +73,9 @@ def corpora(work: Path, files: int) -> list[tuple[str, Path, list[str]]]:
         capture_output=True,
     )
     made.append(("history+frozen", history, ["."]))
+    from provenance_cases import variants  # every provenance answer: full, shallow, no git, broken
+
+    made += [(name, folder, ["mechanisms"]) for name, folder in variants(work / "provenance")]
     return made
 
 
@@ -92,6 +99,31 @@ def run(tree: Path, corpus: Path, arguments: list[str], sarif: Path) -> tuple[in
         capture_output=True,
     )
     return done.returncode, done.stdout, sarif.read_bytes() if sarif.exists() else b""
+
+
+#: What ``pin``, ``attest`` and ``verify`` are told about each source of a corpus's mechanisms (with and without
+#: its sha256), one line each: compared like the reports.
+LOCATE = """
+import json, sys
+from pathlib import Path
+from mechlint.provenance.resolve import Provenance
+provenance = Provenance(Path.cwd())
+for mechanism in sorted(Path("mechanisms").glob("*.json")):
+    location = mechanism.resolve()
+    for source in json.loads(mechanism.read_text(encoding="utf-8")).get("sources", []):
+        for digest in dict.fromkeys((source.get("sha256"), None)):
+            found = provenance.locate(location, source["path"], digest)
+            fields = (found.kind, found.sha256, found.git_blob, found.commit, found.detail, found.at)
+            print(source["path"], digest, *fields)
+provenance.close()
+"""
+
+
+def locate(tree: Path, corpus: Path) -> tuple[int, bytes, bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MECHLINT", "PYTHON"))}
+    env.update(PYTHONPATH=str(tree), XDG_CACHE_HOME=str(corpus.parent / "cache-locate"))
+    done = subprocess.run([sys.executable, "-c", LOCATE], cwd=corpus, env=env, capture_output=True)
+    return done.returncode, done.stdout, done.stderr
 
 
 def _first_difference(a: bytes, b: bytes) -> str:
@@ -129,6 +161,13 @@ def main() -> int:
             for difference in differs:
                 print("  " + difference.replace("\n", "\n  "))
             same = same and not differs
+            if name.startswith("cases"):  # where every answer occurs: what pin, attest and verify are told
+                base, head = (locate(tree, folder) for tree in trees.values())
+                lines = base[1].count(b"\n")
+                print(f"{name} (locate): {'identical' if base == head else 'DIFFERENT'} ({lines} answers)")
+                if base != head:
+                    print("  " + _first_difference(base[1] + base[2], head[1] + head[2]).replace("\n", "\n  "))
+                same = same and base == head
         return 0 if same else 1
     finally:
         if args.keep:

@@ -155,8 +155,8 @@ class Subject:
 def _git_facts(provenance: Provenance, mechanism: Path) -> dict[str, Any]:
     repository = provenance.repository(mechanism)
     history = repository.history()
-    if history is None:
-        return {"repository": False, "reason": repository.reason}
+    if not history.exists:
+        return {"repository": False, "reason": history.unavailable().why}
     state = history.state()
     return {"repository": True, "head": state.head, "dirty": history.is_dirty(), "shallow": state.shallow}
 

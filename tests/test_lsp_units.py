@@ -103,20 +103,20 @@ def test_sources_are_hashed_once_not_per_keystroke(tmp_path: Path, monkeypatch: 
     import shutil
 
     from mechlint.lsp.checker import Checker
-    from mechlint.provenance import resolve
+    from mechlint.provenance import paths as source_paths
 
     from .conftest import FIXTURES
 
     shutil.copytree(FIXTURES / "content", tmp_path / "content")
     path = next((tmp_path / "content").glob("**/mechanisms/prefix-cache.json"))
     calls: list[str] = []
-    original = resolve.hash_source
+    original = source_paths.hash_source
 
     def counting(root: Path, source: str, *args: Any, **kwargs: Any) -> Any:
         calls.append(source)
         return original(root, source, *args, **kwargs)
 
-    monkeypatch.setattr(resolve, "hash_source", counting)
+    monkeypatch.setattr(source_paths, "hash_source", counting)
     checker = Checker(tmp_path)
     text = path.read_text(encoding="utf-8")
     first = checker.check(path, text)

@@ -1,6 +1,10 @@
 """Provenance: every source's pinned sha256 against the working tree and git history.
 
 :mod:`.paths` validates and hashes a source without trusting it; :mod:`.git`
-reads history through git's plumbing with fixed arguments; :mod:`.cache`
-remembers blob digests; :mod:`.resolve` classifies each source once per run.
+reads history through git's plumbing with fixed arguments, and
+:mod:`.nohistory` stands in for it where there is none; :mod:`.cache`
+remembers blob digests; :mod:`.source` computes the facts about one source
+(where its pinned bytes are: :mod:`.pinned`), and :mod:`.resolve` lists each
+document's sources with their facts, once per run. The ``provenance/`` rules
+in ``mechlint/rules/provenance/`` decide from those facts.
 """

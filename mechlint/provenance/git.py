@@ -1,4 +1,4 @@
-"""Git history behind a small interface: one implementation on git, one for "no history".
+"""Git history behind a small interface: :class:`History` on git; "no history" is :class:`~.nohistory.NoHistory`.
 
 Everything runs through git's plumbing with fixed arguments: nothing read
 from a mechanism file ever becomes an option (paths come after ``--`` with
@@ -23,13 +23,14 @@ import shutil
 import subprocess
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, ClassVar, Literal
 
 from mechlint.provenance import gitdir, invoke
 from mechlint.provenance.errors import GitError
 from mechlint.provenance.log import Revision, is_hex, parse_log
+from mechlint.provenance.nohistory import NoHistory as NoHistory  # the other implementation, found beside this one
+from mechlint.provenance.nohistory import RepositoryState, Unavailable
 
 if TYPE_CHECKING:
     from mechlint.provenance.cache import BlobCache
@@ -188,15 +189,11 @@ def _feed(stdin: IO[bytes], oids: list[str]) -> None:
         pass
 
 
-@dataclass(frozen=True, slots=True)
-class RepositoryState:
-    shallow: bool
-    partial: bool
-    head: str | None
-
-
 class History:
-    """Read-only history of one repository; ``NoHistory`` answers that there is none."""
+    """Read-only history of one repository; :class:`~.nohistory.NoHistory` has the same interface and no commits."""
+
+    #: Whether this is a repository's history (``NoHistory.exists`` is false).
+    exists: ClassVar[Literal[True]] = True
 
     def __init__(self, worktree: Path, git_dir: Path, common_dir: Path, git: Git | None = None) -> None:
         self.worktree = worktree
@@ -251,6 +248,17 @@ class History:
     def complete(self) -> bool:
         state = self.state()
         return not state.shallow and not state.partial
+
+    def unavailable(self, error: GitError | None = None) -> Unavailable:
+        """Why a question had no answer: the clone lacks history, or ``error`` (a broken one only in a full clone)."""
+        state = self.state()
+        if state.shallow:
+            why = "this is a shallow clone"
+        elif state.partial:
+            why = "this is a partial clone (objects may be missing)"
+        else:
+            why = "git could not read all of the history"
+        return Unavailable(why, error is not None and error.broken and self.complete)
 
     def path_history(self, path: str) -> list[Revision]:
         """Every commit that changed ``path`` on any ref but the stash, renames followed, newest first.

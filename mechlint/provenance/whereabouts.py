@@ -6,10 +6,10 @@ name that was once a folder git also lists the files under it. Only these
 revisions may satisfy a pin, so a commit a message names always holds the
 pinned bytes at the path it names (``git show COMMIT:PATH``).
 
-:func:`suggestion` is the "did you mean" of ``missing-source``: the path that
-holds the pinned bytes at HEAD, or held them in some commit, or else the
+:func:`holders` and :func:`best_holder` find the other paths that hold the
+pinned bytes at HEAD, or held them in some commit; :class:`Names` finds the
 existing path closest by name (a different case, a swapped letter, another
-post's folder).
+post's folder): the facts behind the "did you mean" of ``missing-source``.
 """
 
 from __future__ import annotations
@@ -17,17 +17,15 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from mechlint.views import quote
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from mechlint.provenance.git import History
     from mechlint.provenance.index import BlobIndex
     from mechlint.provenance.log import Revision
+    from mechlint.provenance.nohistory import NoHistory
 
 #: At most this many names of one working-tree folder are offered as "did you mean" candidates.
 MAX_NEARBY = 2000
@@ -46,15 +44,14 @@ def lineage(revisions: list[Revision], path: str) -> list[Revision]:
     return kept
 
 
-@dataclass(frozen=True, slots=True)
-class Holder:
+class Holder(NamedTuple):
     """A path (relative to the sources' folder) that holds the pinned bytes at HEAD, or held them in ``commit``."""
 
     path: str
     commit: str | None = None
 
 
-def holders(history: History, index: BlobIndex, digest: str, prefix: str, exclude: str) -> list[Holder]:
+def holders(history: History | NoHistory, index: BlobIndex, digest: str, prefix: str, exclude: str) -> list[Holder]:
     """Where the bytes with ``digest`` are: the paths holding them at HEAD, or else those that held them.
 
     Those that held them come newest first, each with a commit in which it did.
@@ -171,21 +168,3 @@ def best_holder(path: str, found: list[Holder]) -> Holder | None:
     if not pool:
         return None
     return max(pool, key=lambda holder: _likeness(path, holder.path))  # max keeps the first of equals
-
-
-def suggestion(path: str, found: list[Holder], by_name: str | None, describe: Callable[[str], str]) -> str:
-    """``did you mean "X"? it holds the pinned bytes now`` (or held them in a commit, or is only close by name)."""
-    best = best_holder(path, found)
-    if best is not None:
-        if best.commit is None:
-            where = "it holds the pinned bytes now"
-        else:
-            where = f"it held the pinned bytes in commit {describe(best.commit)}"
-        return f"did you mean {quote(best.path, 200)}? {where}{_case_note(path, best.path)}"
-    if by_name is not None:
-        return f"did you mean {quote(by_name, 200)}?{_case_note(path, by_name)}"
-    return ""
-
-
-def _case_note(path: str, other: str) -> str:
-    return " (the names differ only in case)" if path != other and path.casefold() == other.casefold() else ""

@@ -1,24 +1,37 @@
 """Provenance rules: each source's pinned bytes against the working tree and git history.
 
-All eight rules share one classification per document (see
-:mod:`mechlint.provenance.resolve`); each rule reports the outcomes of its id.
-A document that did not come from a file on disk has no repository, so these
-rules say nothing about it.
+The shared code computes facts about each source of a document, once per
+document (:func:`sources`, through ``Document.derived``): its path's problem
+and working-tree state, where its pinned bytes are
+(:attr:`Source.pinned <mechlint.provenance.source.Source.pinned>`: the
+working tree, a commit of history, a frozen copy's original path, nowhere, or
+unknowable and why), a frozen copy's claim, its history. Each rule module
+turns those facts into its findings: its id, its decision and its message
+text are in ``rules/provenance/<rule>.py``. A document that did not come from
+a file on disk has no repository, so these rules say nothing about it.
+
+Adding a provenance rule: write ``rules/provenance/<name>.py`` with a ``META``
+and a ``check(document, context)`` that reads ``sources(document, context)``
+and yields ``META.finding(...)`` for the facts it cares about; register it in
+``mechlint/registry.py`` (``python -m mechlint.docs`` writes its page). The
+classifier (:mod:`mechlint.provenance.resolve`) is not edited. A fact that no
+rule had needed yet is added to :class:`~mechlint.provenance.source.Source`,
+as a property computed when first asked, so that no other rule pays for it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mechlint.document import Document
-from mechlint.model import Finding
 from mechlint.placeholder import placeholder_sources
-from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.rules import Example, RuleContext
+from mechlint.views import quote
 
 if TYPE_CHECKING:
-    from mechlint.provenance.resolve import Outcome
+    from mechlint.provenance.resolve import Sourced
+    from mechlint.provenance.source import Source
     from mechlint.services import RunServices
 
 #: The repository the documented examples run in (built by the test suite).
@@ -44,16 +57,21 @@ CURRENT_POST = Example(
 )
 
 
-def report(meta: RuleMeta, document: Document, context: RuleContext) -> Iterator[Finding]:
+def sources(document: Document, context: RuleContext) -> list[Sourced]:
+    """The document's sources with their facts, computed once per document whichever rule asks first.
+
+    A source whose path is a placeholder is left out: ``schema/placeholder`` asks for the path first.
+    """
     services = context.services
     location = document.location
     if services is None or location is None:
-        return
-    outcomes = document.derived(_outcomes, services, location)
-    unwritten = placeholder_sources(document.data)  # schema/placeholder asks for the path first
-    for outcome in outcomes:
-        if outcome.rule == meta.id and not _of_sources(outcome.pointer, unwritten):
-            yield meta.finding(outcome.pointer, outcome.message, level=outcome.level)
+        return []
+    return document.derived(_sources, services, location)
+
+
+def _sources(document: Document, services: RunServices, location: Path) -> list[Sourced]:
+    unwritten = placeholder_sources(document.data)
+    return [s for s in services.provenance().sources(document.data, location) if not _of_sources(s.pointer, unwritten)]
 
 
 def _of_sources(pointer: str, indices: frozenset[int]) -> bool:
@@ -64,6 +82,24 @@ def _of_sources(pointer: str, indices: frozenset[int]) -> bool:
     return index.isdigit() and int(index) in indices
 
 
-def _outcomes(document: Document, services: RunServices, location: Path) -> list[Outcome]:
-    """What the classifier says about every source of the document; asked once, shared by the eight rules."""
-    return services.provenance().outcomes(document.data, location)
+def elsewhere(source: Source) -> str:
+    """``those bytes are at "x" now`` or ``… were at "x" in commit C``, or "" when no other path has them."""
+    from mechlint.provenance.whereabouts import best_holder
+
+    best = best_holder(source.path, source.holders)
+    if best is None:
+        return ""
+    if best.commit is None:
+        return f"those bytes are at {quote(best.path, 200)} now"
+    return f"those bytes were at {quote(best.path, 200)} in commit {source.history.describe(best.commit)}"
+
+
+def line_endings(source: Source) -> str:
+    """`` (the pinned sha256 is that of this file with LF line endings: …)``, or "" when that is not so."""
+    how = source.line_endings
+    if not how:
+        return ""
+    return (
+        f" (the pinned sha256 is that of this file {how}: line-ending conversion, from .gitattributes eol "
+        "or core.autocrlf, explains the difference)"
+    )

@@ -14,8 +14,10 @@ from collections.abc import Iterator
 
 from mechlint.document import Document
 from mechlint.model import Finding, Level
+from mechlint.provenance.pinned import NOWHERE
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, report, source_example
+from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, elsewhere, line_endings, source_example, sources
+from mechlint.views import quote
 
 META = RuleMeta(
     id="provenance/digest-mismatch",
@@ -40,4 +42,23 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    yield from report(META, document, context)
+    for pointer, source in sources(document, context):
+        pinned = source.pinned
+        if pinned is None or pinned.kind != NOWHERE:
+            continue  # the bytes are found, or whether they are is unknown (provenance/history-unavailable)
+        shown = quote(source.path, 200)
+        if source.present:
+            where = elsewhere(source)
+            yield META.finding(
+                pointer + "/sha256",
+                f"neither the current bytes of {shown} nor any version of it in history have the pinned sha256"
+                f"{'; ' + where if where else ''}{line_endings(source)}; "
+                f"{'fix the path, or ' if where else ''}pin the right file (mechlint pin) after review",
+            )
+        elif source.revisions:  # with no revision at all, the path is provenance/missing-source
+            where = elsewhere(source)
+            yield META.finding(
+                pointer + "/sha256",
+                f"{shown} was in history, but no version of it has the pinned sha256"
+                f"{'; ' + where if where else ''}; fix the digest or the path",
+            )

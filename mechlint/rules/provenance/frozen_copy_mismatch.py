@@ -14,8 +14,10 @@ from collections.abc import Iterator
 
 from mechlint.document import Document
 from mechlint.model import Finding, Level
+from mechlint.provenance.pinned import NOWHERE
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
-from mechlint.rules.provenance import EXAMPLE_REPOSITORY, OLD_SVG, report, source_example
+from mechlint.rules.provenance import EXAMPLE_REPOSITORY, OLD_SVG, elsewhere, source_example, sources
+from mechlint.views import quote
 
 META = RuleMeta(
     id="provenance/frozen-copy-mismatch",
@@ -53,4 +55,15 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    yield from report(META, document, context)
+    for pointer, source in sources(document, context):
+        claim = source.claim
+        if claim is None or claim.kind != NOWHERE or claim.original is None:
+            continue  # no frozen copy, a true claim, or one that cannot be checked (provenance/history-unavailable)
+        original = quote(claim.original, 200)
+        where = elsewhere(source)
+        yield META.finding(
+            pointer + "/path",
+            f"{quote(source.path, 200)} is a frozen copy of {original}, but its pinned bytes never existed at "
+            f"{original} (or a name it had before a rename) in any commit{'; ' + where if where else ''}; "
+            "the copy is not the pre-migration file",
+        )

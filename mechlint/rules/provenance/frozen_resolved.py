@@ -9,11 +9,18 @@ not count: that is a mistyped path, ``provenance/missing-source``.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from mechlint.document import Document
 from mechlint.model import Finding, Level
+from mechlint.provenance.pinned import HISTORY
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, OLD_SVG, report, source_example
+from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, OLD_SVG, source_example, sources
+from mechlint.views import quote
+
+if TYPE_CHECKING:
+    from mechlint.provenance.log import Revision
+    from mechlint.provenance.source import Source
 
 META = RuleMeta(
     id="provenance/frozen-resolved",
@@ -38,4 +45,28 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    yield from report(META, document, context)
+    for pointer, source in sources(document, context):
+        pinned = source.pinned
+        if pinned is None or pinned.kind != HISTORY or pinned.revision is None or source.present:
+            continue  # a file that is there with older bytes is provenance/stale-source
+        yield META.finding(
+            pointer + "/path",
+            f"{quote(source.path, 200)} is gone from the working tree; its pinned bytes were "
+            f"{held(source, pinned.revision, pinned.original)}",
+        )
+
+
+def held(source: Source, hit: Revision, original: str | None) -> str:
+    """``at PATH in commit C``: where ``hit`` held the bytes, so that ``git show C:PATH`` can be checked."""
+    commit = source.history.describe(hit.commit)
+    shown = source.shown(hit.path)
+    if original is not None:
+        if shown == original:
+            return f"at its original path {quote(original, 200)} in commit {commit}"
+        return (
+            f"at {quote(shown, 200)} in commit {commit}, the name its original path {quote(original, 200)} "
+            "had before a rename"
+        )
+    if shown == source.path:
+        return f"at this path in commit {commit}"
+    return f"at {quote(shown, 200)} in commit {commit}, the name this path had before a rename"

@@ -17,11 +17,17 @@ of another path: its original path.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from mechlint.document import Document
 from mechlint.model import Finding, Level
+from mechlint.provenance.pinned import NOWHERE
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, POST_V2, report, source_example
+from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, POST_V2, source_example, sources
+from mechlint.views import quote
+
+if TYPE_CHECKING:
+    from mechlint.provenance.source import Source
 
 META = RuleMeta(
     id="provenance/missing-source",
@@ -49,4 +55,47 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    yield from report(META, document, context)
+    for pointer, source in sources(document, context):
+        if _missing(source):
+            hint = did_you_mean(source)
+            yield META.finding(
+                pointer + "/path",
+                f"nothing is at {quote(source.path, 200)}, and nothing ever was in the history of this repository; "
+                f"fix the path or remove the source{'; ' + hint if hint else ''}",
+            )
+
+
+def _missing(source: Source) -> bool:
+    """Nothing at the path, and nothing in a full history: pinned or not, the path is wrong."""
+    if source.unsafe or source.present:
+        return False
+    if source.digest is None:
+        return source.absent and source.history.complete and not source.revisions
+    pinned = source.pinned
+    return pinned is not None and pinned.kind == NOWHERE and not source.revisions
+
+
+def did_you_mean(source: Source) -> str:
+    """``did you mean "X"? it holds the pinned bytes now`` (or held them in a commit, or is only close by name).
+
+    The path that holds the pinned bytes at HEAD, or held them in some commit;
+    else the existing path closest by name (a different case, a swapped
+    letter, another post's folder); else "".
+    """
+    from mechlint.provenance.whereabouts import best_holder
+
+    best = best_holder(source.path, source.holders)
+    if best is not None:
+        if best.commit is None:
+            where = "it holds the pinned bytes now"
+        else:
+            where = f"it held the pinned bytes in commit {source.history.describe(best.commit)}"
+        return f"did you mean {quote(best.path, 200)}? {where}{_case_note(source.path, best.path)}"
+    by_name = source.closest_name()
+    if by_name is not None:
+        return f"did you mean {quote(by_name, 200)}?{_case_note(source.path, by_name)}"
+    return ""
+
+
+def _case_note(path: str, other: str) -> str:
+    return " (the names differ only in case)" if path != other and path.casefold() == other.casefold() else ""

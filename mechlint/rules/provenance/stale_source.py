@@ -11,11 +11,18 @@ the digest.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from mechlint.document import Document
 from mechlint.model import Finding, Level
+from mechlint.provenance.pinned import HISTORY
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, POST_V1, report, source_example
+from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, POST_V1, source_example, sources
+from mechlint.views import quote
+
+if TYPE_CHECKING:
+    from mechlint.provenance.log import Revision
+    from mechlint.provenance.source import Source
 
 META = RuleMeta(
     id="provenance/stale-source",
@@ -40,4 +47,37 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    yield from report(META, document, context)
+    for pointer, source in sources(document, context):
+        pinned = source.pinned
+        if pinned is None or pinned.kind != HISTORY or pinned.revision is None or not source.present:
+            continue  # a gone file whose bytes history holds is provenance/frozen-resolved
+        message = _stale(source, pinned.revision)
+        if message:
+            yield META.finding(pointer + "/sha256", message)
+
+
+def _stale(source: Source, hit: Revision) -> str:
+    """What changed the pinned bytes of ``hit`` (this path's history); "" when only line endings differ."""
+    history = source.history
+    revisions = source.revisions
+    newer = revisions[: revisions.index(hit)]
+    later = [r for r in newer if r.previous == hit.blob and r.blob != hit.blob]
+    head = history.state().head
+    head_blob = history.tree(head).get(source.repository.prefix + source.path) if head else None
+    if head_blob == hit.blob:  # HEAD holds the pinned bytes: whatever other branches did, the change is here
+        if source.line_endings:
+            return ""  # only the checkout's line-ending conversion differs from the pinned blob
+        later = []
+    # the change HEAD has, not one made on another branch
+    ours = [r for r in later if head is not None and history.is_ancestor(r.commit, head)]
+    if ours or later:
+        changed = f"commit {history.describe((ours or later)[-1].commit)} changed them"
+    else:
+        changed = "they were changed in the working tree and not committed"
+    shown = source.shown(hit.path)
+    path = quote(source.path, 200)
+    renamed = "" if shown == source.path else f", when the file was named {quote(shown, 200)}"
+    return (
+        f"the pinned bytes of {path} are from commit {history.describe(hit.commit)}{renamed}, and {changed}; "
+        "review the mechanism against the new version, then run mechlint pin"
+    )

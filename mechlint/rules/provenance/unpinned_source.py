@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, report, source_example
+from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, source_example, sources
+from mechlint.views import quote
 
 META = RuleMeta(
     id="provenance/unpinned-source",
@@ -31,4 +32,7 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    yield from report(META, document, context)
+    for pointer, source in sources(document, context):
+        if source.digest is None and not source.unsafe:
+            shown = quote(source.path, 200)
+            yield META.finding(pointer, f"the source {shown} has no sha256; run mechlint pin to add it")

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.rules.provenance import CURRENT_POST, POST_V2, report, source_example
+from mechlint.rules.provenance import CURRENT_POST, POST_V2, source_example, sources
+from mechlint.views import quote
 
 META = RuleMeta(
     id="provenance/unsafe-path",
@@ -46,4 +47,12 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    yield from report(META, document, context)
+    for pointer, source in sources(document, context):
+        if not source.unsafe:
+            continue
+        shown = quote(source.path, 200)
+        if source.state is None:  # refused before the disk was touched
+            message = f"{shown}: {source.problem}; nothing was read"
+        else:
+            message = f"{shown} {source.state.detail}"
+        yield META.finding(pointer + "/path", message)

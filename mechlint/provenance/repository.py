@@ -1,0 +1,153 @@
+"""The folder sources are relative to, and (opened when first needed) the history of the repository holding it.
+
+A folder outside any repository, or a repository git cannot or may not read,
+has a :class:`~mechlint.provenance.nohistory.NoHistory`: every caller asks
+the same questions of either.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mechlint.provenance.errors import GitError
+from mechlint.provenance.nohistory import NoHistory
+
+if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when history is first needed
+    from mechlint.provenance.git import History
+    from mechlint.provenance.index import BlobIndex
+    from mechlint.provenance.source import Source
+    from mechlint.provenance.whereabouts import Names
+
+
+class Repository:
+    """One folder sources are relative to, and what a run learns about it (kept for the run)."""
+
+    __slots__ = ("_history", "_index", "_names", "base", "refs_key", "sources", "states", "submodules", "toplevel")
+
+    def __init__(self, base: Path, toplevel: Path | None) -> None:
+        self.base = base
+        self.toplevel = toplevel
+        #: The facts of each ``(path, sha256)`` asked about, so a source shared by many mechanisms is looked up once.
+        self.sources: dict[tuple[str, str | None], Source] = {}
+        #: What the answers depend on, for the result cache (see ``Provenance.cache_key``).
+        self.refs_key: str | None = None
+        self.states: dict[str, str] = {}
+        #: Whether a folder of the repository (relative to ``base``) holds a ``.git``: remembered for the run.
+        self.submodules: dict[str, bool] = {}
+        self._history: History | NoHistory | None = None
+        self._index: BlobIndex | None = None
+        self._names: Names | None = None
+
+    @property
+    def prefix(self) -> str:
+        """``base`` relative to the repository's top, with a trailing ``/`` (``""`` at the top)."""
+        if self.toplevel is None or self.base == self.toplevel:
+            return ""
+        return self.base.relative_to(self.toplevel).as_posix() + "/"
+
+    def history(self) -> History | NoHistory:
+        if self._history is None:
+            self._history = self._open()
+        return self._history
+
+    def _open(self) -> History | NoHistory:
+        if self.toplevel is None:
+            return NoHistory("the folder is not in a git repository")
+        from mechlint.provenance.git import open_history
+
+        try:
+            history = open_history(self.toplevel)
+        except GitError as error:
+            return NoHistory(str(error), error.broken)
+        from mechlint.provenance.cache import BlobCache
+
+        history.answers = BlobCache(history.common_dir)  # git's answers are kept between runs beside the digests
+        return history
+
+    def index(self) -> BlobIndex | None:
+        """The digests of the blobs of history (``None`` without history)."""
+        history = self.history()
+        if self._index is None and history.exists and history.answers is not None:
+            from mechlint.provenance.index import BlobIndex
+
+            self._index = BlobIndex(history, history.answers)
+        return self._index
+
+    def names(self) -> Names:
+        """The files of HEAD inside ``base``, as source paths, indexed once a run for "did you mean"."""
+        from mechlint.provenance.whereabouts import Names
+
+        if self._names is None:
+            history = self.history()
+            head = history.state().head
+            try:
+                tree = history.tree(head) if head else {}
+            except GitError:
+                tree = {}
+            prefix = self.prefix
+            self._names = Names(path[len(prefix) :] for path in tree if path.startswith(prefix))
+        return self._names
+
+    def submodule(self, path: str) -> str | None:
+        """The folder of a nested repository (a submodule) that holds ``path``, if any."""
+        parts = path.split("/")[:-1]
+        known = self.submodules
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            if folder not in known:
+                known[folder] = os.path.exists(os.path.join(self.base, folder, ".git"))
+            if known[folder]:
+                return folder
+        return None
+
+    def close(self) -> None:
+        if self._history is not None:  # opened
+            self._history.close()
+            if self._history.answers is not None:
+                self._history.answers.close()
+
+
+def git_toplevel(start: Path, known: dict[str, Path | None] | None = None) -> Path | None:
+    """The nearest folder at or above ``start`` that holds ``.git``.
+
+    ``known`` remembers the answer for every folder looked at, so that the
+    mechanism files of one run, folder after folder, cost a lookup each.
+    """
+    looked: list[str] = []
+    found: Path | None = None
+    folder = os.fspath(start)
+    while True:
+        if known is not None and folder in known:
+            found = known[folder]
+            break
+        looked.append(folder)
+        if os.path.exists(os.path.join(folder, ".git")):
+            found = Path(folder)
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    if known is not None:
+        known.update(dict.fromkeys(looked, found))
+    return found
+
+
+def refs_key(toplevel: Path | None) -> str:
+    """The refs, HEAD and shallowness of a repository, without gitpython (cheap)."""
+    if toplevel is None:
+        return "no repository"
+    from mechlint.provenance.git import Git
+
+    try:
+        git = Git(toplevel)
+        refs = git.run("for-each-ref", "--format=%(objectname) %(refname)", check=False)
+        head = git.run("rev-parse", "--verify", "--quiet", "HEAD", check=False)
+        shallow = git.run("rev-parse", "--is-shallow-repository", check=False)
+    except GitError as error:
+        return f"unreadable: {error}"
+    import hashlib
+
+    return hashlib.sha256(refs + b"\0" + head + b"\0" + shallow).hexdigest()
