@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mechlint.provenance.errors import GitError
 
@@ -29,8 +29,7 @@ _MAX_ENTRIES = 200_000
 _MAX_SMALL = 64 * 1024
 
 
-@dataclass(frozen=True, slots=True)
-class GitDirs:
+class GitDirs(NamedTuple):
     git_dir: Path
     common_dir: Path
 
@@ -161,8 +160,7 @@ def _alternates(objects: Path, depth: int = 0) -> list[Path]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Configuration:
+class Configuration(NamedTuple):
     """What mechlint needs from a repository's own configuration files."""
 
     partial: bool

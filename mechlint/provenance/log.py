@@ -8,15 +8,14 @@ read git's answers the same way.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Revision", "is_hex", "parse_log"]
 
 _HEX = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
 
-@dataclass(frozen=True, slots=True)
-class Revision:
+class Revision(NamedTuple):
     """One commit in a path's history: the blob the path held after it (``None`` when deleted)."""
 
     commit: str

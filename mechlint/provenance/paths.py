@@ -15,9 +15,8 @@ import os
 import re
 import stat
 import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from mechlint.discovery import describe_mode, lexical_relative
 
@@ -61,8 +60,7 @@ def path_problem(path: str) -> str | None:
 Kind = Literal["file", "absent", "special", "outside", "unreadable"]
 
 
-@dataclass(frozen=True, slots=True)
-class FileState:
+class FileState(NamedTuple):
     """What is at a source path in the working tree."""
 
     kind: Kind

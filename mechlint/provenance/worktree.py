@@ -14,7 +14,6 @@ import hashlib
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mechlint.provenance.paths import lfs_oid
@@ -104,7 +103,6 @@ def matches(top: Path, path: str, entry: Entry) -> bool:
     return data is not None and blob_id(data, oid) == oid
 
 
-@dataclass
 class Changes:
     """Paths changed since a commit: committed or staged (``staged``), or changed in the working tree.
 
@@ -112,10 +110,13 @@ class Changes:
     the index does not hold (new, or gone) counts as changed.
     """
 
-    top: Path
-    staged: set[str]
-    index: dict[str, Entry]
-    _checked: dict[str, bool] = field(default_factory=dict)
+    __slots__ = ("_checked", "index", "staged", "top")
+
+    def __init__(self, top: Path, staged: set[str], index: dict[str, Entry]) -> None:
+        self.top = top
+        self.staged = staged
+        self.index = index
+        self._checked: dict[str, bool] = {}
 
     def __contains__(self, path: object) -> bool:
         if not isinstance(path, str):
