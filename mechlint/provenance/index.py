@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 
 from mechlint.provenance.cache import BlobCache
 from mechlint.provenance.git import CatFile, History
@@ -57,6 +56,8 @@ class BlobIndex:
                 return _digest_rows(reader, chunk)
             finally:
                 reader.close()
+
+        from concurrent.futures import ThreadPoolExecutor  # only for large histories: not on every run's start-up
 
         with ThreadPoolExecutor(workers) as pool:
             for rows in pool.map(work, chunks):
