@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from mechlint.discovery import glob_regex
 from mechlint.errors import ConfigError
@@ -119,10 +119,17 @@ def _suppression_mistakes(entry: Any, where: str, ids: set[str], families: set[s
     return mistakes
 
 
-def apply_suppressions(
-    results: Iterable[Result], relative: str, suppressions: tuple[Suppression, ...], used: Counter[int]
-) -> list[Result]:
+class Suppressed(NamedTuple):
+    """The results with each match marked suppressed, and how many results each suppression (by number) matched."""
+
+    results: list[Result]
+    used: Counter[int]
+
+
+def apply_suppressions(results: Iterable[Result], relative: str, suppressions: tuple[Suppression, ...]) -> Suppressed:
+    """Mark each result the first matching suppression covers (``relative`` is the file's path from the base)."""
     out = []
+    used: Counter[int] = Counter()
     for result in results:
         for number, suppression in enumerate(suppressions):
             if suppression.matches(relative, result):
@@ -130,7 +137,7 @@ def apply_suppressions(
                 result = replace(result, suppressed=suppression.reason)
                 break
         out.append(result)
-    return out
+    return Suppressed(out, used)
 
 
 def _unescape(token: str) -> str:

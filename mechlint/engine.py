@@ -156,8 +156,9 @@ def lint(
             relative = relative_to_base(candidate.path, base) or report.uri
             covered.update(i for i, s in enumerate(config.suppressions) if s.covers(relative))
             if report.results or keep >= Keep.FILES:
-                results = apply_suppressions(report.results, relative, config.suppressions, used)
-                files.append(replace(report, results=tuple(results)))
+                applied = apply_suppressions(report.results, relative, config.suppressions)
+                used += applied.used
+                files.append(replace(report, results=tuple(applied.results)))
     finally:
         collector.restore()
         services.close()

@@ -10,7 +10,6 @@ only when its size, time or inode changed, or the repository's refs moved.
 from __future__ import annotations
 
 import os
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -159,7 +158,7 @@ class Checker:
         if config.suppressions:
             base = config.root if config.source else self.project_root(path)
             relative = relative_posix(path, base) or shown
-            results = apply_suppressions(results, relative, config.suppressions, Counter())
+            results = apply_suppressions(results, relative, config.suppressions).results
             results = [r for r in results if r.suppressed is None]
         return Checked(document, results, project.rules, config)
 
