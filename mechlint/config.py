@@ -19,6 +19,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from mechlint.datafile import parse_toml
+from mechlint.discovery import DEFAULT_EXCLUDE as DEFAULT_EXCLUDE  # where the defaults of discovery live
+from mechlint.discovery import DEFAULT_INCLUDE
 from mechlint.errors import ConfigError
 from mechlint.model import LEVEL_NAMES, Level
 from mechlint.registry import rules_by_id
@@ -31,19 +33,6 @@ if TYPE_CHECKING:
 
 #: A configuration file larger than this is refused (it is read whole, and never from a FIFO or a device).
 MAX_CONFIG_FILE = 16 * 1024 * 1024
-DEFAULT_INCLUDE = ("**/mechanisms/*.json", "**/*.mechanism.json")
-DEFAULT_EXCLUDE = (
-    ".git",
-    ".mechlint_cache",
-    ".hg",
-    ".svn",
-    "node_modules",
-    ".venv",
-    "venv",
-    "__pycache__",
-    ".tox",
-    ".nox",
-)
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 FAIL_ON_CHOICES = (*LEVEL_NAMES, "never")
 CONFIG_NAMES = ("mechlint.toml", "pyproject.toml")

@@ -26,8 +26,15 @@ from mechlint.adoption import (
     value_hash,
 )
 from mechlint.checking import place, run_rules
-from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
-from mechlint.discovery import Candidate, discover, find_project_root, read_file, selected
+from mechlint.config import Config, EnabledRule, load_config
+from mechlint.discovery import (
+    Candidate,
+    base_folder,
+    find_project_root,
+    is_mechanism_file,
+    mechanism_files,
+    read_candidate,
+)
 from mechlint.document import Document, load
 from mechlint.gctuning import PausedCollector
 from mechlint.model import (
@@ -113,15 +120,13 @@ def lint(
     cwd = Path.cwd()
     config = config if config is not None else load_config(start=cwd)
     root = (root or find_project_root(cwd)).resolve()
-    base = config.root if config.source else root
+    base = base_folder(config, root)
     services = RunServices(root=root, source_root=source_root, frozen_pattern=config.frozen_pattern())
     enabled = [replace(e, context=replace(e.context, services=services)) for e in config.enabled()]
-    excluded = (*DEFAULT_EXCLUDE, *config.exclude)
     if buffer is not None:
-        picked = buffer.explicit or selected(buffer.path, config.include, excluded, base)
-        candidates = [buffer] if picked else []
+        candidates = [buffer] if buffer.explicit or is_mechanism_file(buffer.path, config, root) else []
     else:
-        candidates = list(discover([Path(p) for p in paths], config.include, excluded, base))
+        candidates = mechanism_files(paths, config, root)
     if len(candidates) < chosen.cache_from:
         cache = None
     hashes = value_hashes or fingerprints or baseline is not None or cache is not None
@@ -245,7 +250,7 @@ def lint_file(
     path = candidate.path
     shown = display_path(path, cwd)
     uri = repository_uri(path, root)
-    raw = read_file(path, config.max_file_size, root) if candidate.data is None else candidate.data
+    raw = read_candidate(candidate, config, root)
     if isinstance(raw, str):
         level = next((e.level for e in enabled if e.rule.meta.id == UNREADABLE_FILE_RULE.id), None)
         if level is None:

@@ -142,8 +142,8 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
     from mechlint.cli.exits import EXIT_OK, EXIT_USAGE
     from mechlint.cli.exits import error as _error
     from mechlint.cli.stdin import project_root_for
-    from mechlint.config import DEFAULT_EXCLUDE, load_config
-    from mechlint.discovery import selected
+    from mechlint.config import load_config
+    from mechlint.discovery import is_mechanism_file
     from mechlint.docs import DOCS_URL
     from mechlint.engine import lint_bytes
     from mechlint.errors import ConfigError
@@ -192,8 +192,7 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
         f"Wrote {shown}: fill in its {count} placeholders (TODO: …); {left}. The format, key by key: "
         f"{DOCS_URL}/format.md\n"
     )
-    base = config.root if config.source else project_root_for(absolute.parent)
-    if not selected(absolute, config.include, (*DEFAULT_EXCLUDE, *config.exclude), base):
+    if not is_mechanism_file(absolute, config, project_root_for(absolute.parent)):
         patterns = ", ".join(config.include) or "none"
         sys.stderr.write(
             f"mechlint: warning: {shown} does not match the include patterns ({patterns}) or is excluded, so "

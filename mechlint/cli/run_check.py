@@ -150,12 +150,10 @@ def _changed_targets(
     targets: list[str], since: str, config: Config, project_root: Path, root: Path | None
 ) -> list[str]:
     from mechlint.changed import changed_paths, select_changed
-    from mechlint.config import DEFAULT_EXCLUDE
-    from mechlint.discovery import discover
+    from mechlint.discovery import mechanism_files
 
-    base = config.root if config.source else project_root
     top, changed = changed_paths(Path.cwd(), since)
-    candidates = discover([Path(t) for t in targets], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base)
+    candidates = mechanism_files(targets, config, project_root)
     return [str(p) for p in select_changed(candidates, top, changed, root)]
 
 
@@ -168,11 +166,9 @@ def _given_files_targets(targets: list[str], config: Config, project_root: Path,
     source) still selects the mechanisms that pin it.
     """
     from mechlint.changed import select_changed
-    from mechlint.config import DEFAULT_EXCLUDE
-    from mechlint.discovery import discover
+    from mechlint.discovery import base_folder, mechanism_files
     from mechlint.provenance.resolve import git_toplevel
 
-    base = config.root if config.source else project_root
     top = git_toplevel(project_root) or project_root
     changed = set()
     for target in targets:
@@ -184,7 +180,7 @@ def _given_files_targets(targets: list[str], config: Config, project_root: Path,
             except ValueError:
                 continue
         changed.add(relative.as_posix())
-    candidates = discover([base], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base)
+    candidates = mechanism_files([base_folder(config, project_root)], config, project_root)
     return [str(p) for p in select_changed(candidates, top, changed, root)]
 
 
