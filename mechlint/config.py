@@ -111,7 +111,9 @@ class Config:
 
     def frozen_pattern(self) -> str | None:
         """The ``pattern`` option of ``provenance/frozen-copy-mismatch``, when it is set to a string."""
-        pattern = self.options.get("provenance/frozen-copy-mismatch", {}).get("pattern")
+        from mechlint.rules.provenance.frozen_copy_mismatch import META as FROZEN_COPY_MISMATCH_RULE
+
+        pattern = self.options.get(FROZEN_COPY_MISMATCH_RULE.id, {}).get("pattern")
         return pattern if isinstance(pattern, str) else None
 
     def enabled(self) -> list[EnabledRule]:

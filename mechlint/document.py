@@ -18,9 +18,11 @@ from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar, cast
 
 from mechlint.jsonscan import JsonSyntaxError, ScanResult, locate, parse_int, scan, string_offsets
 from mechlint.model import Finding, Region
+from mechlint.rules.schema.duplicate_key import META as DUPLICATE_KEY_RULE
+from mechlint.rules.schema.invalid_json import META as INVALID_JSON_RULE
 
-INVALID_JSON = "schema/invalid-json"
-DUPLICATE_KEY = "schema/duplicate-key"
+INVALID_JSON = INVALID_JSON_RULE.id
+DUPLICATE_KEY = DUPLICATE_KEY_RULE.id
 
 _DEPTH_FOR_MESSAGES = 500
 

@@ -293,9 +293,10 @@ def lint_file(
 
 def _story(document: Document, config: Config) -> Story:
     """The storyboard of a document, timed with the reading rate ``a11y/reading-time`` is configured with."""
+    from mechlint.rules.a11y.reading_time import META as READING_TIME_RULE
     from mechlint.story import DEFAULT_MINIMUM, DEFAULT_RATE, story_of
 
-    options = config.options.get("a11y/reading-time", {})
+    options = config.options.get(READING_TIME_RULE.id, {})
     rate = options.get("characters-per-second", DEFAULT_RATE)
     minimum = options.get("minimum-seconds", DEFAULT_MINIMUM)
     return story_of(document.data, float(rate), float(minimum))

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from mechlint.resources import schema
+from mechlint.rules.schema.placeholder import META as PLACEHOLDER_META
 
-PLACEHOLDER_RULE = "schema/placeholder"
+PLACEHOLDER_RULE = PLACEHOLDER_META.id
 
 
 class NewFileError(Exception):

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from mechlint.document import Document
 from mechlint.model import Finding, Level, TraceStep
 
 if TYPE_CHECKING:
+    from mechlint.document import Document  # for annotations only: the loader takes its rule ids from rules
     from mechlint.plainlists import PlainLists
     from mechlint.services import RunServices
 
