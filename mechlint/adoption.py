@@ -36,12 +36,10 @@ from typing import Any, NamedTuple
 from mechlint.discovery import glob_regex
 from mechlint.errors import ConfigError
 from mechlint.model import FileReport, Result
-from mechlint.rules.mechlint.unused_suppression import META as UNUSED_SUPPRESSION_RULE
 
 BASELINE_VERSION = 2
 _NAMING_KEYS = ("id", "path", "title", "name")
 MAX_BASELINE = 64 * 1024 * 1024
-UNUSED_SUPPRESSION = UNUSED_SUPPRESSION_RULE.id
 
 
 @dataclass(frozen=True, slots=True)

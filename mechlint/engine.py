@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mechlint.adoption import (
-    UNUSED_SUPPRESSION,
     Baseline,
     apply_baseline,
     apply_suppressions,
@@ -27,6 +26,7 @@ from mechlint.adoption import (
 )
 from mechlint.checking import place, run_rules
 from mechlint.config import Config, EnabledRule, load_config
+from mechlint.configfindings import unused_suppressions
 from mechlint.discovery import (
     Candidate,
     base_folder,
@@ -174,7 +174,7 @@ def lint(
     if baseline is not None:
         files = apply_baseline(files, baseline, baseline_name)
     whole_tree = any(base.is_relative_to(Path(p).resolve()) for p in paths)
-    files += _unused_suppressions(config, enabled, used, covered, whole_tree, root, cwd, fingerprints)
+    files += unused_suppressions(config, enabled, used, covered, whole_tree, root, cwd, fingerprints)
     suppressed = sum(1 for f in files for r in f.results if r.suppressed is not None)
     if not show_suppressed:
         kept = [replace(f, results=tuple(r for r in f.results if r.suppressed is None)) for f in files]
@@ -193,46 +193,6 @@ def rule_infos(enabled: Sequence[EnabledRule]) -> tuple[RuleInfo, ...]:
     from mechlint.docs import rule_info
 
     return tuple(rule_info(e.rule) for e in enabled)
-
-
-def _unused_suppressions(
-    config: Config,
-    enabled: Sequence[EnabledRule],
-    used: Counter[int],
-    covered: set[int],
-    whole_tree: bool,
-    root: Path,
-    cwd: Path,
-    fingerprints: bool = False,
-) -> list[FileReport]:
-    level = next((e.level for e in enabled if e.rule.meta.id == UNUSED_SUPPRESSION), None)
-    if level is None or config.source is None:
-        return []
-    results = []
-    for number, suppression in enumerate(config.suppressions):
-        if used[number] or (number not in covered and not whole_tree):
-            continue
-        why = "no finding matched it" if number in covered else "no checked file matches its path"
-        line = suppression.line or 1
-        message = (
-            f"the suppression of {suppression.rule} in {suppression.path!r} is unused ({why}); "
-            "remove it or fix its path, rule or pointer"
-        )
-        shown = display_path(config.source, cwd)
-        context = f"ignore[{suppression.path}][{suppression.rule}][{suppression.pointer or ''}]"
-        region = Region(line, 1, line, 2)
-        results.append(Result(shown, UNUSED_SUPPRESSION, level, message, "", region, context=context))
-    if not results:
-        return []
-    shown, uri = display_path(config.source, cwd), repository_uri(config.source, root)
-    hashes: dict[int, str] = {}
-    if fingerprints:
-        try:
-            text = config.source.read_bytes().decode("utf-8", "replace")
-            hashes = fingerprints_of_lines(text, (r.region.start_line for r in results))
-        except OSError:
-            hashes = {}
-    return [FileReport(shown, uri, tuple(results), hashes, checked=False)]
 
 
 def lint_file(

@@ -140,7 +140,7 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
     """``mechlint new``: write the file, say what to do next; the exit code."""
     import sys
 
-    from mechlint.cli.exits import EXIT_OK, EXIT_USAGE
+    from mechlint.cli.exits import EXIT_OK, EXIT_USAGE, config_error
     from mechlint.cli.exits import error as _error
     from mechlint.cli.stdin import project_root_for
     from mechlint.config import load_config
@@ -168,7 +168,7 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
     try:
         config = load_config(config_file, start=absolute.parent)
     except ConfigError as error:
-        _error(f"{error} [mechlint/invalid-config]")
+        config_error(error)
         return EXIT_USAGE
     data = render(template(title, language, schema_ref))
     given = {"/title", "/language", "/$schema"}  # the values that came from the command line

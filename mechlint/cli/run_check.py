@@ -27,6 +27,9 @@ from mechlint.terminal import printable
 
 if TYPE_CHECKING:
     from mechlint.config import Config
+    from mechlint.errors import ConfigError
+    from mechlint.model import Report
+    from mechlint.report import OutputOptions
 
 __all__ = [
     "CACHE_FROM",
@@ -193,7 +196,6 @@ def run_check(options: CheckOptions) -> int:
     from mechlint.engine import lint
     from mechlint.errors import ConfigError
     from mechlint.model import Keep
-    from mechlint.report import OutputOptions, reporter
     from mechlint.resultcache import result_cache_folder
 
     try:
@@ -222,6 +224,7 @@ def run_check(options: CheckOptions) -> int:
         known = load_baseline(baseline) if baseline is not None and not options.update_baseline else None
     except ConfigError as problem:
         config_error(problem)
+        _write_invalid_config_reports(problem, options, start, output_format, main_output, extra_outputs)
         return EXIT_USAGE
     if known is not None and known.version != BASELINE_VERSION and options.quiet < 2:
         sys.stderr.write(
@@ -284,6 +287,37 @@ def run_check(options: CheckOptions) -> int:
             "patterns of the configuration; nothing checked."
         )
         sys.stderr.write(nothing + "\n")
+    writes = _writes(options, output_format, main_output, extra_outputs, project_root)
+    empty = bool(nothing) and not targets  # the line on stderr is the whole text report
+    if not _write_reports(report, writes, project_root, quiet_text=empty, text=nothing + "\n" if empty else None):
+        return EXIT_USAGE
+    if options.update_baseline and baseline is not None:
+        try:
+            write_output(baseline_text(report.files), baseline, project_root)
+        except OSError as problem:
+            error(f"cannot write {baseline}: {problem.strerror or problem}")
+            return EXIT_USAGE
+        if options.quiet < 2:
+            sys.stderr.write(f"Wrote {len(report.results)} findings to the baseline {printable(str(baseline))}.\n")
+        return EXIT_OK
+    worst, threshold = report.worst(), config.fail_level
+    failed = worst is not None and threshold is not None and worst >= threshold
+    return EXIT_FINDINGS if failed else EXIT_OK
+
+
+Writes = list[tuple[Format, "Path | None", "OutputOptions"]]
+
+
+def _writes(
+    options: CheckOptions,
+    output_format: Format,
+    main_output: Path | None,
+    extra_outputs: list[tuple[Format, Path]],
+    project_root: Path,
+) -> Writes:
+    """Each report to write: its format, its file (``None``: standard output) and how it is drawn."""
+    from mechlint.report import OutputOptions
+
     plain = OutputOptions(
         root_uri=project_root.as_uri().rstrip("/") + "/",
         tool_version=__version__,
@@ -297,39 +331,59 @@ def run_check(options: CheckOptions) -> int:
         statistics=options.statistics,
         quiet=options.quiet if main_output is None else 0,  # -q quiets standard output; files are complete
     )
-    writes = [(output_format, main_output, shown), *((f, p, plain) for f, p in extra_outputs)]
+    writes: Writes = [(output_format, main_output, shown), *((f, p, plain) for f, p in extra_outputs)]
     if options.quiet >= 2 and main_output is None:
         writes = writes[1:]  # -qq: nothing on standard output, only the exit code (files are still written)
-    for kind, target, how in writes:
-        if nothing and not targets and kind is Format.text:
-            if target is None:
-                continue  # the line on stderr is the whole text report
-            text = nothing + "\n"
-        elif kind is Format.sarif:  # written as it is made: a large log is never held whole
-            from mechlint.report.sarif import render_chunks
+    return writes
 
-            try:
-                write_output_chunks(render_chunks(report, how), target, project_root)
-            except OSError as problem:
-                error(f"cannot write {target}: {problem.strerror or problem}")
-                return EXIT_USAGE
+
+def _write_reports(report: Report, writes: Writes, project_root: Path, quiet_text: bool, text: str | None) -> bool:
+    """Write every report; False, after an error line, when one cannot be written.
+
+    ``quiet_text``: the text report is not written on standard output (what
+    standard error already says is all of it); ``text``: the text report's
+    content, instead of the report's.
+    """
+    from mechlint.report import reporter
+
+    for kind, target, how in writes:
+        if kind is Format.text and target is None and quiet_text:
             continue
-        else:
-            text = reporter(kind.value)(report, how)
         try:
-            write_output(text, target, project_root)
+            if kind is Format.text and text is not None:
+                write_output(text, target, project_root)
+            elif kind is Format.sarif:  # written as it is made: a large log is never held whole
+                from mechlint.report.sarif import render_chunks
+
+                write_output_chunks(render_chunks(report, how), target, project_root)
+            else:
+                write_output(reporter(kind.value)(report, how), target, project_root)
         except OSError as problem:
             error(f"cannot write {target}: {problem.strerror or problem}")
-            return EXIT_USAGE
-    if options.update_baseline and baseline is not None:
-        try:
-            write_output(baseline_text(report.files), baseline, project_root)
-        except OSError as problem:
-            error(f"cannot write {baseline}: {problem.strerror or problem}")
-            return EXIT_USAGE
-        if options.quiet < 2:
-            sys.stderr.write(f"Wrote {len(report.results)} findings to the baseline {printable(str(baseline))}.\n")
-        return EXIT_OK
-    worst, threshold = report.worst(), config.fail_level
-    failed = worst is not None and threshold is not None and worst >= threshold
-    return EXIT_FINDINGS if failed else EXIT_OK
+            return False
+    return True
+
+
+def _write_invalid_config_reports(
+    problem: ConfigError,
+    options: CheckOptions,
+    start: Path | None,
+    output_format: Format,
+    main_output: Path | None,
+    extra_outputs: list[tuple[Format, Path]],
+) -> None:
+    """A run stopped by its configuration still writes every report asked for, with each mistake as a finding.
+
+    The text report on standard output is the error lines already printed;
+    a mistake of the command line alone (no file to point at) writes nothing,
+    as any other usage error.
+    """
+    from mechlint.configfindings import invalid_config_report
+
+    root = options.root if options.root is not None and options.root.is_dir() else None
+    project_root = (root or project_root_for(start)).resolve()
+    formats = {output_format, *(f for f, _ in extra_outputs)}
+    report = invalid_config_report(problem, project_root, fingerprints=Format.sarif in formats)
+    if report is not None:
+        writes = _writes(options, output_format, main_output, extra_outputs, project_root)
+        _write_reports(report, writes, project_root, quiet_text=True, text=None)
