@@ -7,7 +7,8 @@ itself so that a pre-commit run does not pay for importing typer) build a
 differently.
 
 Long: ``run_check`` is one flow from parsed options to the exit code (inputs, the run, every report,
-the baseline); its option checks sit beside it so that both parsers share them.
+the baseline); its option checks sit beside it so that both parsers share them, and the writing of the
+reports beside it so that a run stopped by invalid configuration writes them as a full run does.
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ class FailOn(StrEnum):
     warning = "warning"
     note = "note"
     never = "never"
+
+
+#: The reports of a run: each one's format, file (``None``: standard output) and drawing options.
+Writes = list[tuple[Format, "Path | None", "OutputOptions"]]
 
 
 @dataclass
@@ -303,9 +308,6 @@ def run_check(options: CheckOptions) -> int:
     worst, threshold = report.worst(), config.fail_level
     failed = worst is not None and threshold is not None and worst >= threshold
     return EXIT_FINDINGS if failed else EXIT_OK
-
-
-Writes = list[tuple[Format, "Path | None", "OutputOptions"]]
 
 
 def _writes(
