@@ -29,23 +29,19 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from mechlint.discovery import glob_regex
 from mechlint.errors import ConfigError
 from mechlint.model import FileReport, Result
-from mechlint.rules.mechlint.unused_suppression import META as UNUSED_SUPPRESSION_RULE
 
 BASELINE_VERSION = 2
 _NAMING_KEYS = ("id", "path", "title", "name")
 MAX_BASELINE = 64 * 1024 * 1024
-UNUSED_SUPPRESSION = UNUSED_SUPPRESSION_RULE.id
 
 
-@dataclass(frozen=True, slots=True)
-class Suppression:
+class Suppression(NamedTuple):
     path: str
     rule: str
     pointer: str | None
@@ -119,10 +115,17 @@ def _suppression_mistakes(entry: Any, where: str, ids: set[str], families: set[s
     return mistakes
 
 
-def apply_suppressions(
-    results: Iterable[Result], relative: str, suppressions: tuple[Suppression, ...], used: Counter[int]
-) -> list[Result]:
+class Suppressed(NamedTuple):
+    """The results with each match marked suppressed, and how many results each suppression (by number) matched."""
+
+    results: list[Result]
+    used: Counter[int]
+
+
+def apply_suppressions(results: Iterable[Result], relative: str, suppressions: tuple[Suppression, ...]) -> Suppressed:
+    """Mark each result the first matching suppression covers (``relative`` is the file's path from the base)."""
     out = []
+    used: Counter[int] = Counter()
     for result in results:
         for number, suppression in enumerate(suppressions):
             if suppression.matches(relative, result):
@@ -130,7 +133,7 @@ def apply_suppressions(
                 result = result._replace(suppressed=suppression.reason)
                 break
         out.append(result)
-    return out
+    return Suppressed(out, used)
 
 
 def _unescape(token: str) -> str:
@@ -208,19 +211,18 @@ BaselineKey = tuple[str, str, str, str]
 LegacyKey = tuple[str, str, str, str]
 
 
-@dataclass
 class Baseline:
     """The known findings of a baseline file: for each key, the recorded pointers (with their counts)."""
 
-    known: dict[BaselineKey, Counter[str]] = field(default_factory=dict)
-    legacy: Counter[LegacyKey] = field(default_factory=Counter)
-    version: int = BASELINE_VERSION
+    __slots__ = ("known", "legacy", "version")
+
+    def __init__(self, version: int = BASELINE_VERSION) -> None:
+        self.known: dict[BaselineKey, Counter[str]] = {}
+        self.legacy: Counter[LegacyKey] = Counter()
+        self.version = version
 
     def add(self, key: BaselineKey, pointer: str, count: int = 1) -> None:
         self.known.setdefault(key, Counter())[pointer] += count
-
-    def __len__(self) -> int:
-        return sum(c.total() for c in self.known.values()) + self.legacy.total()
 
 
 def baseline_key(uri: str, result: Result) -> BaselineKey:

@@ -18,6 +18,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mechlint.datafile import parse_toml
+from mechlint.discovery import DEFAULT_EXCLUDE as DEFAULT_EXCLUDE  # where the defaults of discovery live
+from mechlint.discovery import DEFAULT_INCLUDE
 from mechlint.errors import ConfigError
 from mechlint.model import LEVEL_NAMES, Level
 from mechlint.registry import rules_by_id
@@ -30,19 +32,6 @@ if TYPE_CHECKING:
 
 #: A configuration file larger than this is refused (it is read whole, and never from a FIFO or a device).
 MAX_CONFIG_FILE = 16 * 1024 * 1024
-DEFAULT_INCLUDE = ("**/mechanisms/*.json", "**/*.mechanism.json")
-DEFAULT_EXCLUDE = (
-    ".git",
-    ".mechlint_cache",
-    ".hg",
-    ".svn",
-    "node_modules",
-    ".venv",
-    "venv",
-    "__pycache__",
-    ".tox",
-    ".nox",
-)
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 FAIL_ON_CHOICES = (*LEVEL_NAMES, "never")
 CONFIG_NAMES = ("mechlint.toml", "pyproject.toml")
@@ -120,7 +109,9 @@ class Config(NamedTuple):
 
     def frozen_pattern(self) -> str | None:
         """The ``pattern`` option of ``provenance/frozen-copy-mismatch``, when it is set to a string."""
-        pattern = self.options.get("provenance/frozen-copy-mismatch", {}).get("pattern")
+        from mechlint.rules.provenance.frozen_copy_mismatch import META as FROZEN_COPY_MISMATCH_RULE
+
+        pattern = self.options.get(FROZEN_COPY_MISMATCH_RULE.id, {}).get("pattern")
         return pattern if isinstance(pattern, str) else None
 
     def enabled(self) -> list[EnabledRule]:

@@ -112,7 +112,7 @@ def check_schema(data: Any, schema_name: str, path: Path, text: str) -> None:
 
     validator = Draft202012Validator(schema(schema_name))
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    for finding in describe_errors(errors, "schema/violation"):
+    for finding in describe_errors(errors, rule_id=""):  # only its message is kept, in a ConfigError
         problem = finding.message.replace("the document", "the file")
         key = re.search(r"\"([^\"]+)\"", problem)
         raise ConfigError(problem, path, line_of(text, key.group(1)) if key else None)

@@ -1,9 +1,16 @@
 """Finding the mechanism files of a run, and reading them safely.
 
-Folders are walked without following symbolic links to folders; files are
-kept when a pattern of ``include`` matches their path and none of ``exclude``
-does. A file named on the command line is always linted. Reading never opens
-anything but a regular file, and never follows a link out of the project.
+:func:`mechanism_files` is the one way every command (``check``, ``fix``,
+``pin``, the language server, ``new``'s warning) decides which files are
+mechanism files: folders are walked without following symbolic links to
+folders; files are kept when a pattern of ``include`` matches their path
+(relative to the configuration file's folder, else the project root) and
+none of ``exclude`` (the default exclusions, then the configured ones) does.
+A file named on the command line is always kept. Reading
+(:func:`read_candidate`) never opens anything but a regular file, never more
+than ``max-file-size`` bytes, and never follows a link out of the project;
+a file it cannot read gives the sentence that says why, which each command
+reports in its own way (``check``: a ``mechlint/unreadable-file`` finding).
 """
 
 from __future__ import annotations
@@ -14,17 +21,49 @@ import stat
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO, NamedTuple, Protocol
 
 from mechlint.safeio import describe_mode as describe_mode  # re-exported for the provenance paths
 from mechlint.safeio import read_at_most
 
+DEFAULT_INCLUDE = ("**/mechanisms/*.json", "**/*.mechanism.json")
+#: Never walked into, whatever the configuration says (its ``exclude`` adds to these).
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".mechlint_cache",
+    ".hg",
+    ".svn",
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".tox",
+    ".nox",
+)
+
 
 class Candidate(NamedTuple):
+    """A file to check: named on the command line (``explicit``) or found by walking a folder."""
+
     path: Path
     explicit: bool
     #: The bytes to check instead of reading ``path`` (a buffer from standard input), or why they cannot be.
     data: bytes | str | None = None
+
+
+class Selection(Protocol):
+    """What discovery reads of the configuration (:class:`mechlint.config.Config`)."""
+
+    @property
+    def source(self) -> Path | None: ...
+    @property
+    def root(self) -> Path: ...
+    @property
+    def include(self) -> tuple[str, ...]: ...
+    @property
+    def exclude(self) -> tuple[str, ...]: ...
+    @property
+    def max_file_size(self) -> int: ...
 
 
 class UsageError(Exception):
@@ -162,6 +201,32 @@ def selected(path: Path, include: Iterable[str], exclude: Iterable[str], base: P
         except ValueError:
             return False
     return matches_exactly(relative, tuple(include)) and not matches(relative, tuple(exclude))
+
+
+def base_folder(config: Selection, root: Path) -> Path:
+    """The folder ``include`` and ``exclude`` are relative to: the configuration file's, else the project root."""
+    return config.root if config.source else root
+
+
+def mechanism_files(paths: Iterable[str | os.PathLike[str]], config: Selection, root: Path) -> list[Candidate]:
+    """Every mechanism file under ``paths`` (files and folders), each once, in a stable order.
+
+    ``root`` is the project root. A path that does not exist is a :class:`UsageError`.
+    """
+    excluded = (*DEFAULT_EXCLUDE, *config.exclude)
+    return list(discover([Path(p) for p in paths], config.include, excluded, base_folder(config, root)))
+
+
+def is_mechanism_file(path: Path, config: Selection, root: Path) -> bool:
+    """Whether walking the project would check a file at ``path`` (which need not exist)."""
+    return selected(path, config.include, (*DEFAULT_EXCLUDE, *config.exclude), base_folder(config, root))
+
+
+def read_candidate(candidate: Candidate, config: Selection, root: Path) -> bytes | str:
+    """The bytes of a file to check (a buffer's own), or a sentence saying why they cannot be read."""
+    if candidate.data is not None:
+        return candidate.data
+    return read_file(candidate.path, config.max_file_size, root)
 
 
 def read_stream(stream: BinaryIO, max_size: int) -> bytes | str:

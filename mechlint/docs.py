@@ -14,6 +14,8 @@ from pathlib import Path
 from mechlint.model import RuleInfo
 from mechlint.registry import all_rules, rules_by_id
 from mechlint.rules import Example, Rule
+from mechlint.rules.a11y import alt_redundant
+from mechlint.rules.plain import passive_voice, readability
 from mechlint.views import readable_path
 
 #: Where the documentation is published; every link in a rule's help is absolute, under it.
@@ -31,9 +33,9 @@ _PRECISION_BY_FAMILY = {
     "plain": "medium",
 }
 _PRECISION_BY_RULE = {
-    "a11y/alt-redundant": "medium",
-    "plain/passive-voice": "low",
-    "plain/readability": "low",
+    alt_redundant.META.id: "medium",
+    passive_voice.META.id: "low",
+    readability.META.id: "low",
 }
 
 

@@ -13,13 +13,15 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar, cast
 
 from mechlint.jsonscan import JsonSyntaxError, ScanResult, locate, parse_int, scan, string_offsets
 from mechlint.model import Finding, Region
+from mechlint.rules.schema.duplicate_key import META as DUPLICATE_KEY_RULE
+from mechlint.rules.schema.invalid_json import META as INVALID_JSON_RULE
 
-INVALID_JSON = "schema/invalid-json"
-DUPLICATE_KEY = "schema/duplicate-key"
+INVALID_JSON = INVALID_JSON_RULE.id
+DUPLICATE_KEY = DUPLICATE_KEY_RULE.id
 
 _DEPTH_FOR_MESSAGES = 500
 
@@ -70,6 +72,7 @@ class Document:
         text: str = "",
         data: Any = None,
         parsed: bool = False,
+        load_findings: list[Finding] | None = None,
         location: Path | None = None,
     ) -> None:
         self.path = path
@@ -77,7 +80,7 @@ class Document:
         self.text = text
         self.data = data
         self.parsed = parsed
-        self.load_findings: list[Finding] = []
+        self.load_findings: list[Finding] = load_findings if load_findings is not None else []
         #: Where the file is on disk (absolute), when it came from a file.
         self.location = location
         self._scan: ScanResult | None = None
@@ -175,14 +178,19 @@ class Document:
         return Region(line, start - starts[line - 1] + 1, end_line, end - starts[end_line - 1] + 1)
 
 
-def _decode(document: Document) -> str | None:
-    raw = document.raw
+class _Decoded(NamedTuple):
+    """The text of a file's bytes (``None`` when they are not UTF-8), the text to show, and what is wrong."""
+
+    text: str | None
+    shown: str
+    findings: list[Finding]
+
+
+def _decode(raw: bytes) -> _Decoded:
     if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) or raw[:4].count(0) == 3:
-        _encoding_error(document, "UTF-32")
-        return None
+        return _encoding_error("UTF-32")
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _looks_utf16(raw):
-        _encoding_error(document, "UTF-16")
-        return None
+        return _encoding_error("UTF-16")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -190,26 +198,22 @@ def _decode(document: Document) -> str | None:
         line = prefix.count(b"\n") + 1
         column = len(prefix[prefix.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
         bad = raw[error.start : error.start + 1].hex()
-        document.text = raw.decode("utf-8", "replace")
-        offset = _offset_of(document.text, line, column)
-        document.load_findings.append(
-            Finding(
-                INVALID_JSON,
-                f"the file is not valid UTF-8 (byte 0x{bad} at line {line}, column {column}); "
-                "save it with UTF-8 encoding",
-                offset=(offset, offset + 1),
-            )
+        shown = raw.decode("utf-8", "replace")
+        offset = _offset_of(shown, line, column)
+        finding = Finding(
+            INVALID_JSON,
+            f"the file is not valid UTF-8 (byte 0x{bad} at line {line}, column {column}); save it with UTF-8 encoding",
+            offset=(offset, offset + 1),
         )
-        return None
+        return _Decoded(None, shown, [finding])
     if text.startswith("\ufeff"):
-        document.load_findings.append(
-            Finding(
-                INVALID_JSON,
-                "the file starts with a UTF-8 byte-order mark, which RFC 8259 forbids; save it as UTF-8 without BOM",
-                offset=(0, 1),
-            )
+        finding = Finding(
+            INVALID_JSON,
+            "the file starts with a UTF-8 byte-order mark, which RFC 8259 forbids; save it as UTF-8 without BOM",
+            offset=(0, 1),
         )
-    return text
+        return _Decoded(text, text, [finding])
+    return _Decoded(text, text, [])
 
 
 def _looks_utf16(raw: bytes) -> bool:
@@ -232,24 +236,21 @@ def _offset_of(text: str, line: int, column: int) -> int:
     return start + column - 1
 
 
-def _encoding_error(document: Document, encoding: str) -> None:
-    document.text = ""  # not shown: decoding it as UTF-8 would only print noise
-    document.load_findings.append(
-        Finding(
-            INVALID_JSON,
-            f"the file looks {encoding}-encoded; mechanism files must be UTF-8 (RFC 8259), so convert it",
-            offset=(0, 1),
-        )
+def _encoding_error(encoding: str) -> _Decoded:
+    finding = Finding(
+        INVALID_JSON,
+        f"the file looks {encoding}-encoded; mechanism files must be UTF-8 (RFC 8259), so convert it",
+        offset=(0, 1),
     )
+    return _Decoded(None, "", [finding])  # not shown: decoding it as UTF-8 would only print noise
 
 
 def load(path: str, raw: bytes) -> Document:
     """Decode and parse ``raw``; problems become findings on the document."""
-    document = Document(path=path, raw=raw)
-    text = _decode(document)
+    text, shown, findings = _decode(raw)
+    document = Document(path=path, raw=raw, text=shown, load_findings=findings)
     if text is None:
         return document
-    document.text = text
     body = text[1:] if text.startswith("\ufeff") else text
     duplicated = False
 

@@ -13,12 +13,10 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mechlint.adoption import (
-    UNUSED_SUPPRESSION,
     Baseline,
     apply_baseline,
     apply_suppressions,
@@ -26,8 +24,16 @@ from mechlint.adoption import (
     value_hash,
 )
 from mechlint.checking import place, run_rules
-from mechlint.config import DEFAULT_EXCLUDE, Config, EnabledRule, load_config
-from mechlint.discovery import Candidate, discover, find_project_root, read_file, selected
+from mechlint.config import Config, EnabledRule, load_config
+from mechlint.configfindings import unused_suppressions
+from mechlint.discovery import (
+    Candidate,
+    base_folder,
+    find_project_root,
+    is_mechanism_file,
+    mechanism_files,
+    read_candidate,
+)
 from mechlint.document import Document, load
 from mechlint.gctuning import PausedCollector
 from mechlint.model import (
@@ -51,8 +57,7 @@ if TYPE_CHECKING:  # the result cache (and SQLite) is imported only by runs that
     from mechlint.resultcache import ResultCache
 
 
-@dataclass(frozen=True, slots=True)
-class LintOptions:
+class LintOptions(NamedTuple):
     """How :func:`lint` runs, besides what it checks (``paths``) and the configuration.
 
     ``root``: the project root (default: the nearest folder with ``.git``).
@@ -105,7 +110,10 @@ def lint(
     one is a ``TypeError``. The report carries the metadata of every rule
     that ran (:class:`~mechlint.model.RuleInfo`).
     """
-    chosen = replace(options or LintOptions(), **changes)
+    unknown = sorted(set(changes) - set(LintOptions._fields))
+    if unknown:
+        raise TypeError(f"lint() got unknown options: {', '.join(unknown)}")
+    chosen = (options or LintOptions())._replace(**changes)
     root, source_root, show_suppressed = chosen.root, chosen.source_root, chosen.show_suppressed
     baseline, baseline_name, jobs, progress = chosen.baseline, chosen.baseline_name, chosen.jobs, chosen.progress
     cache, fingerprints, value_hashes, keep = chosen.cache, chosen.fingerprints, chosen.value_hashes, chosen.keep
@@ -113,15 +121,13 @@ def lint(
     cwd = Path.cwd()
     config = config if config is not None else load_config(start=cwd)
     root = (root or find_project_root(cwd)).resolve()
-    base = config.root if config.source else root
+    base = base_folder(config, root)
     services = RunServices(root=root, source_root=source_root, frozen_pattern=config.frozen_pattern())
     enabled = [e._replace(context=e.context._replace(services=services)) for e in config.enabled()]
-    excluded = (*DEFAULT_EXCLUDE, *config.exclude)
     if buffer is not None:
-        picked = buffer.explicit or selected(buffer.path, config.include, excluded, base)
-        candidates = [buffer] if picked else []
+        candidates = [buffer] if buffer.explicit or is_mechanism_file(buffer.path, config, root) else []
     else:
-        candidates = list(discover([Path(p) for p in paths], config.include, excluded, base))
+        candidates = mechanism_files(paths, config, root)
     if len(candidates) < chosen.cache_from:
         cache = None
     hashes = value_hashes or fingerprints or baseline is not None or cache is not None
@@ -156,8 +162,9 @@ def lint(
             relative = relative_to_base(candidate.path, base) or report.uri
             covered.update(i for i, s in enumerate(config.suppressions) if s.covers(relative))
             if report.results or keep >= Keep.FILES:
-                results = apply_suppressions(report.results, relative, config.suppressions, used)
-                files.append(report._replace(results=tuple(results)))
+                applied = apply_suppressions(report.results, relative, config.suppressions)
+                used += applied.used
+                files.append(report._replace(results=tuple(applied.results)))
     finally:
         collector.restore()
         services.close()
@@ -168,7 +175,7 @@ def lint(
     if baseline is not None:
         files = apply_baseline(files, baseline, baseline_name)
     whole_tree = any(base.is_relative_to(Path(p).resolve()) for p in paths)
-    files += _unused_suppressions(config, enabled, used, covered, whole_tree, root, cwd, fingerprints)
+    files += unused_suppressions(config, enabled, used, covered, whole_tree, root, cwd, fingerprints)
     suppressed = sum(1 for f in files for r in f.results if r.suppressed is not None)
     if not show_suppressed:
         kept = [f._replace(results=tuple(r for r in f.results if r.suppressed is None)) for f in files]
@@ -189,46 +196,6 @@ def rule_infos(enabled: Sequence[EnabledRule]) -> tuple[RuleInfo, ...]:
     return tuple(rule_info(e.rule) for e in enabled)
 
 
-def _unused_suppressions(
-    config: Config,
-    enabled: Sequence[EnabledRule],
-    used: Counter[int],
-    covered: set[int],
-    whole_tree: bool,
-    root: Path,
-    cwd: Path,
-    fingerprints: bool = False,
-) -> list[FileReport]:
-    level = next((e.level for e in enabled if e.rule.meta.id == UNUSED_SUPPRESSION), None)
-    if level is None or config.source is None:
-        return []
-    results = []
-    for number, suppression in enumerate(config.suppressions):
-        if used[number] or (number not in covered and not whole_tree):
-            continue
-        why = "no finding matched it" if number in covered else "no checked file matches its path"
-        line = suppression.line or 1
-        message = (
-            f"the suppression of {suppression.rule} in {suppression.path!r} is unused ({why}); "
-            "remove it or fix its path, rule or pointer"
-        )
-        shown = display_path(config.source, cwd)
-        context = f"ignore[{suppression.path}][{suppression.rule}][{suppression.pointer or ''}]"
-        region = Region(line, 1, line, 2)
-        results.append(Result(shown, UNUSED_SUPPRESSION, level, message, "", region, context=context))
-    if not results:
-        return []
-    shown, uri = display_path(config.source, cwd), repository_uri(config.source, root)
-    hashes: dict[int, str] = {}
-    if fingerprints:
-        try:
-            text = config.source.read_bytes().decode("utf-8", "replace")
-            hashes = fingerprints_of_lines(text, (r.region.start_line for r in results))
-        except OSError:
-            hashes = {}
-    return [FileReport(shown, uri, tuple(results), hashes, checked=False)]
-
-
 def lint_file(
     candidate: Candidate,
     config: Config,
@@ -244,7 +211,7 @@ def lint_file(
     path = candidate.path
     shown = display_path(path, cwd)
     uri = repository_uri(path, root)
-    raw = read_file(path, config.max_file_size, root) if candidate.data is None else candidate.data
+    raw = read_candidate(candidate, config, root)
     if isinstance(raw, str):
         level = next((e.level for e in enabled if e.rule.meta.id == UNREADABLE_FILE_RULE.id), None)
         if level is None:
@@ -286,9 +253,10 @@ def lint_file(
 
 def _story(document: Document, config: Config) -> Story:
     """The storyboard of a document, timed with the reading rate ``a11y/reading-time`` is configured with."""
+    from mechlint.rules.a11y.reading_time import META as READING_TIME_RULE
     from mechlint.story import DEFAULT_MINIMUM, DEFAULT_RATE, story_of
 
-    options = config.options.get("a11y/reading-time", {})
+    options = config.options.get(READING_TIME_RULE.id, {})
     rate = options.get("characters-per-second", DEFAULT_RATE)
     minimum = options.get("minimum-seconds", DEFAULT_MINIMUM)
     return story_of(document.data, float(rate), float(minimum))

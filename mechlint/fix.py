@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from mechlint.config import DEFAULT_EXCLUDE, Config
-from mechlint.discovery import discover, read_file
+from mechlint.config import Config
+from mechlint.discovery import mechanism_files, read_candidate
 from mechlint.document import Document, load
 from mechlint.edit import StringEdit, apply_edits, write_atomically
 from mechlint.jsonscan import pointer_join
@@ -165,13 +165,12 @@ def fix_paths(paths: Iterable[str], config: Config, root: Path) -> tuple[list[Fi
     """The fixes for every mechanism file under ``paths``, and the files that could not be fixed."""
     enabled = {entry.rule.meta.id for entry in config.enabled()}
     fixers = [fixer for rule_id, fixer in FIXERS.items() if rule_id in enabled]
-    base = config.root if config.source else root
     cwd = Path.cwd()
     fixes: list[FileFix] = []
     skipped: list[str] = []
-    for candidate in discover([Path(p) for p in paths], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base):
+    for candidate in mechanism_files(paths, config, root):
         shown = display_path(candidate.path, cwd)
-        raw = read_file(candidate.path, config.max_file_size, root)
+        raw = read_candidate(candidate, config, root)
         if isinstance(raw, str):
             skipped.append(f"{shown} {raw}")
             continue

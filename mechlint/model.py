@@ -226,6 +226,8 @@ class Report(NamedTuple):
     rules: tuple[RuleInfo, ...] = ()
     #: How many findings were suppressed (by configuration or the baseline), shown or not.
     suppressed: int = 0
+    #: Why the run stopped before checking any file (configuration it cannot use); "" when it ran.
+    stopped: str = ""
 
     @property
     def results(self) -> list[Result]:

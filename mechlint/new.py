@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from mechlint.resources import schema
+from mechlint.rules.schema.placeholder import META as PLACEHOLDER_META
 
-PLACEHOLDER_RULE = "schema/placeholder"
+PLACEHOLDER_RULE = PLACEHOLDER_META.id
 
 
 class NewFileError(Exception):
@@ -139,11 +140,11 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
     """``mechlint new``: write the file, say what to do next; the exit code."""
     import sys
 
-    from mechlint.cli.exits import EXIT_OK, EXIT_USAGE
+    from mechlint.cli.exits import EXIT_OK, EXIT_USAGE, config_error
     from mechlint.cli.exits import error as _error
     from mechlint.cli.stdin import project_root_for
-    from mechlint.config import DEFAULT_EXCLUDE, load_config
-    from mechlint.discovery import selected
+    from mechlint.config import load_config
+    from mechlint.discovery import is_mechanism_file
     from mechlint.docs import DOCS_URL
     from mechlint.engine import lint_bytes
     from mechlint.errors import ConfigError
@@ -167,7 +168,7 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
     try:
         config = load_config(config_file, start=absolute.parent)
     except ConfigError as error:
-        _error(f"{error} [mechlint/invalid-config]")
+        config_error(error)
         return EXIT_USAGE
     data = render(template(title, language, schema_ref))
     given = {"/title", "/language", "/$schema"}  # the values that came from the command line
@@ -192,8 +193,7 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
         f"Wrote {shown}: fill in its {count} placeholders (TODO: …); {left}. The format, key by key: "
         f"{DOCS_URL}/format.md\n"
     )
-    base = config.root if config.source else project_root_for(absolute.parent)
-    if not selected(absolute, config.include, (*DEFAULT_EXCLUDE, *config.exclude), base):
+    if not is_mechanism_file(absolute, config, project_root_for(absolute.parent)):
         patterns = ", ".join(config.include) or "none"
         sys.stderr.write(
             f"mechlint: warning: {shown} does not match the include patterns ({patterns}) or is excluded, so "

@@ -24,9 +24,11 @@ def error(message: str) -> None:
 
 
 def config_error(problem: Exception) -> None:
-    """Print a configuration error: each mistake it holds on its own line, with its file and line."""
+    """Print a configuration error: each mistake it holds on its own line, with its file and line, and the rule."""
+    from mechlint.rules.mechlint.invalid_config import META as INVALID_CONFIG_RULE
+
     for each in getattr(problem, "errors", None) or [problem]:
-        error(f"{each} [mechlint/invalid-config]")
+        error(f"{each} [{INVALID_CONFIG_RULE.id}]")
 
 
 def guarded(run: Callable[[], int]) -> int:

@@ -14,6 +14,7 @@ options and give the same output.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mechlint.cli.run_check import CheckOptions
 
@@ -57,21 +58,21 @@ _PATHS = {"config_file", "root", "baseline", "stdin_filename"}
 
 def parse_check(argv: list[str]) -> CheckOptions | None:
     """The options of ``check ARGS``, or ``None`` when typer should parse them instead."""
-    options = CheckOptions()
+    values: dict[str, Any] = {"paths": [], "outputs": [], "select": [], "ignore": []}
     index = 0
     only_paths = False
     while index < len(argv):
         argument = argv[index]
         index += 1
         if only_paths or not argument.startswith("-") or argument == "-":
-            options.paths.append(argument)
+            values["paths"].append(argument)
             continue
         if argument == "--":
             only_paths = True
             continue
         if argument in _COUNTED:
             field_name, times = _COUNTED[argument]
-            setattr(options, field_name, getattr(options, field_name) + times)
+            values[field_name] = values.get(field_name, 0) + times
             continue
         name, equals, inline = argument.partition("=")
         if name not in OPTIONS or (equals and not name.startswith("--")):
@@ -80,12 +81,12 @@ def parse_check(argv: list[str]) -> CheckOptions | None:
         if kind == "count":
             if equals:
                 return None
-            setattr(options, field_name, getattr(options, field_name) + 1)
+            values[field_name] = values.get(field_name, 0) + 1
             continue
         if kind in ("flag", "no-flag"):
             if equals:
                 return None
-            setattr(options, field_name, kind == "flag")
+            values[field_name] = kind == "flag"
             continue
         if equals:
             value = inline
@@ -95,9 +96,9 @@ def parse_check(argv: list[str]) -> CheckOptions | None:
         else:
             return None
         if kind == "list":
-            getattr(options, field_name).append(value)
+            values[field_name].append(value)
         elif field_name in _PATHS:
-            setattr(options, field_name, Path(value))
+            values[field_name] = Path(value)
         else:  # --format, --fail-on and --jobs are checked by run_check, for both parsers alike
-            setattr(options, field_name, value)
-    return options
+            values[field_name] = value
+    return CheckOptions(**values)

@@ -49,9 +49,7 @@ def provenance_or_exit(root: Path | None) -> Provenance:
     from mechlint.discovery import find_project_root
     from mechlint.provenance.resolve import DEFAULT_FROZEN, Provenance
 
-    config = config_or_exit()
-    pattern = config.options.get("provenance/frozen-copy-mismatch", {}).get("pattern")
-    frozen = pattern if isinstance(pattern, str) else DEFAULT_FROZEN
+    frozen = config_or_exit().frozen_pattern() or DEFAULT_FROZEN
     return Provenance(root, frozen, fallback=find_project_root(Path.cwd()))
 
 

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error
-from mechlint.cli.inputs import RootOption, config_or_exit, provenance_or_exit, read_or_exit
+from mechlint.cli.inputs import RootOption, config_or_exit, provenance_or_exit
 from mechlint.terminal import printable
 
 __all__ = ["pin"]
@@ -29,11 +29,12 @@ def pin(
     """After review, set each source's sha256 to its current bytes; only those values change."""
     from mechlint.pin import pin_file, write_pins
 
+    found = _mechanism_files(files)
     provenance = provenance_or_exit(root)
     results = []
     try:
-        for path in _mechanism_files(files):
-            results.append(pin_file(path, str(path), read_or_exit(path), provenance))
+        for path, raw in found:
+            results.append(pin_file(path, str(path), raw, provenance))
     finally:
         provenance.close()
     problems = 0
@@ -59,18 +60,29 @@ def pin(
     raise typer.Exit(EXIT_FINDINGS if problems else EXIT_OK)
 
 
-def _mechanism_files(paths: list[Path]) -> list[Path]:
-    """The files ``check`` would check for ``paths``: the same discovery, include and exclude; exit 2 for a
-    path that does not exist."""
-    from mechlint.config import DEFAULT_EXCLUDE
-    from mechlint.discovery import UsageError, discover, find_project_root
+def _mechanism_files(paths: list[Path]) -> list[tuple[Path, bytes]]:
+    """The files ``check`` would check for ``paths`` (the same discovery, include, exclude and max-file-size),
+    each with its bytes; exit 2 for a path that does not exist, or naming every file that cannot be read."""
+    from mechlint.discovery import UsageError, find_project_root, mechanism_files, read_candidate
 
     config = config_or_exit()
-    base = config.root if config.source else find_project_root(Path.cwd()).resolve()
+    cwd = Path.cwd()
+    project_root = find_project_root(cwd)
     try:
-        found = list(discover(paths, config.include, (*DEFAULT_EXCLUDE, *config.exclude), base))
+        found = mechanism_files(paths, config, project_root)
     except UsageError as problem:
         error(str(problem))
         raise typer.Exit(EXIT_USAGE) from None
-    cwd = Path.cwd()
-    return [c.path.relative_to(cwd) if c.path.is_relative_to(cwd) else c.path for c in found]
+    read: list[tuple[Path, bytes]] = []
+    unreadable = False
+    for candidate in found:
+        path = candidate.path.relative_to(cwd) if candidate.path.is_relative_to(cwd) else candidate.path
+        raw = read_candidate(candidate, config, project_root)
+        if isinstance(raw, str):
+            error(f"{path} {raw}")
+            unreadable = True
+        else:
+            read.append((path, raw))
+    if unreadable:
+        raise typer.Exit(EXIT_USAGE)
+    return read

@@ -7,17 +7,18 @@ itself so that a pre-commit run does not pay for importing typer) build a
 differently.
 
 Long: ``run_check`` is one flow from parsed options to the exit code (inputs, the run, every report,
-the baseline); its option checks sit beside it so that both parsers share them.
+the baseline); its option checks sit beside it so that both parsers share them, and the writing of the
+reports beside it so that a run stopped by invalid configuration writes them as a full run does.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from mechlint import __version__
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error, error
@@ -27,6 +28,9 @@ from mechlint.terminal import printable
 
 if TYPE_CHECKING:
     from mechlint.config import Config
+    from mechlint.errors import ConfigError
+    from mechlint.model import Report
+    from mechlint.report import OutputOptions
 
 __all__ = [
     "CACHE_FROM",
@@ -63,16 +67,19 @@ class FailOn(StrEnum):
     never = "never"
 
 
-@dataclass
-class CheckOptions:
+#: The reports of a run: each one's format, file (``None``: standard output) and drawing options.
+Writes = list[tuple[Format, "Path | None", "OutputOptions"]]
+
+
+class CheckOptions(NamedTuple):
     """The arguments of ``check`` as typed: names and numbers are checked by :func:`run_check`, so that both
     parsers give the same message for a mistake."""
 
-    paths: list[str] = field(default_factory=list)
+    paths: Sequence[str] = ()
     output_format: Format | str = Format.text
-    outputs: list[str] = field(default_factory=list)
-    select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
+    outputs: Sequence[str] = ()
+    select: Sequence[str] = ()
+    ignore: Sequence[str] = ()
     fail_on: str | None = None
     config_file: Path | None = None
     root: Path | None = None
@@ -90,7 +97,7 @@ class CheckOptions:
     stdin_filename: Path | None = None
 
 
-def split_commas(values: list[str] | None) -> list[str]:
+def split_commas(values: Sequence[str] | None) -> list[str]:
     """``--select a,b --select c`` → ``[a, b, c]``."""
     return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
 
@@ -126,7 +133,7 @@ def jobs_number(value: int | str | None) -> int | None:
     raise ValueError(f"--jobs takes a whole number of worker processes, 1 or more; got {str(value)[:40]!r}")
 
 
-def parse_outputs(values: list[str]) -> tuple[Path | None, list[tuple[Format, Path]]]:
+def parse_outputs(values: Sequence[str]) -> tuple[Path | None, list[tuple[Format, Path]]]:
     """``-o FILE`` (the --format report) and ``-o FORMAT:FILE`` (one more report); ValueError for a second FILE
     or for ``NAME:FILE`` where NAME is close to a format's name (``sarf:out.sarif``)."""
     from mechlint.lookalike import closest
@@ -147,19 +154,17 @@ def parse_outputs(values: list[str]) -> tuple[Path | None, list[tuple[Format, Pa
 
 
 def _changed_targets(
-    targets: list[str], since: str, config: Config, project_root: Path, root: Path | None
+    targets: Sequence[str], since: str, config: Config, project_root: Path, root: Path | None
 ) -> list[str]:
     from mechlint.changed import changed_paths, select_changed
-    from mechlint.config import DEFAULT_EXCLUDE
-    from mechlint.discovery import discover
+    from mechlint.discovery import mechanism_files
 
-    base = config.root if config.source else project_root
     top, changed = changed_paths(Path.cwd(), since)
-    candidates = discover([Path(t) for t in targets], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base)
+    candidates = mechanism_files(targets, config, project_root)
     return [str(p) for p in select_changed(candidates, top, changed, root)]
 
 
-def _given_files_targets(targets: list[str], config: Config, project_root: Path, root: Path | None) -> list[str]:
+def _given_files_targets(targets: Sequence[str], config: Config, project_root: Path, root: Path | None) -> list[str]:
     """``--changed-files``: the mechanism files among ``targets``, and every mechanism of the project pinning one.
 
     What a pre-commit hook needs: it passes every staged file, and an edit of
@@ -168,11 +173,9 @@ def _given_files_targets(targets: list[str], config: Config, project_root: Path,
     source) still selects the mechanisms that pin it.
     """
     from mechlint.changed import select_changed
-    from mechlint.config import DEFAULT_EXCLUDE
-    from mechlint.discovery import discover
+    from mechlint.discovery import base_folder, mechanism_files
     from mechlint.provenance.resolve import git_toplevel
 
-    base = config.root if config.source else project_root
     top = git_toplevel(project_root) or project_root
     changed = set()
     for target in targets:
@@ -184,7 +187,7 @@ def _given_files_targets(targets: list[str], config: Config, project_root: Path,
             except ValueError:
                 continue
         changed.add(relative.as_posix())
-    candidates = discover([base], config.include, (*DEFAULT_EXCLUDE, *config.exclude), base)
+    candidates = mechanism_files([base_folder(config, project_root)], config, project_root)
     return [str(p) for p in select_changed(candidates, top, changed, root)]
 
 
@@ -197,7 +200,6 @@ def run_check(options: CheckOptions) -> int:
     from mechlint.engine import lint
     from mechlint.errors import ConfigError
     from mechlint.model import Keep
-    from mechlint.report import OutputOptions, reporter
     from mechlint.resultcache import result_cache_folder
 
     try:
@@ -226,6 +228,7 @@ def run_check(options: CheckOptions) -> int:
         known = load_baseline(baseline) if baseline is not None and not options.update_baseline else None
     except ConfigError as problem:
         config_error(problem)
+        _write_invalid_config_reports(problem, options, start, output_format, main_output, extra_outputs)
         return EXIT_USAGE
     if known is not None and known.version != BASELINE_VERSION and options.quiet < 2:
         sys.stderr.write(
@@ -288,42 +291,10 @@ def run_check(options: CheckOptions) -> int:
             "patterns of the configuration; nothing checked."
         )
         sys.stderr.write(nothing + "\n")
-    plain = OutputOptions(
-        root_uri=project_root.as_uri().rstrip("/") + "/",
-        tool_version=__version__,
-        width=text_width(to_terminal=False),
-        show_source=options.show_source,
-    )
-    shown = plain._replace(
-        color=main_output is None and output_format is Format.text and use_color(options.color),
-        width=text_width(to_terminal=main_output is None),
-        statistics=options.statistics,
-        quiet=options.quiet if main_output is None else 0,  # -q quiets standard output; files are complete
-    )
-    writes = [(output_format, main_output, shown), *((f, p, plain) for f, p in extra_outputs)]
-    if options.quiet >= 2 and main_output is None:
-        writes = writes[1:]  # -qq: nothing on standard output, only the exit code (files are still written)
-    for kind, target, how in writes:
-        if nothing and not targets and kind is Format.text:
-            if target is None:
-                continue  # the line on stderr is the whole text report
-            text = nothing + "\n"
-        elif kind is Format.sarif:  # written as it is made: a large log is never held whole
-            from mechlint.report.sarif import render_chunks
-
-            try:
-                write_output_chunks(render_chunks(report, how), target, project_root)
-            except OSError as problem:
-                error(f"cannot write {target}: {problem.strerror or problem}")
-                return EXIT_USAGE
-            continue
-        else:
-            text = reporter(kind.value)(report, how)
-        try:
-            write_output(text, target, project_root)
-        except OSError as problem:
-            error(f"cannot write {target}: {problem.strerror or problem}")
-            return EXIT_USAGE
+    writes = _writes(options, output_format, main_output, extra_outputs, project_root)
+    empty = bool(nothing) and not targets  # the line on stderr is the whole text report
+    if not _write_reports(report, writes, project_root, quiet_text=empty, text=nothing + "\n" if empty else None):
+        return EXIT_USAGE
     if options.update_baseline and baseline is not None:
         try:
             write_output(baseline_text(report.files), baseline, project_root)
@@ -336,3 +307,83 @@ def run_check(options: CheckOptions) -> int:
     worst, threshold = report.worst(), config.fail_level
     failed = worst is not None and threshold is not None and worst >= threshold
     return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def _writes(
+    options: CheckOptions,
+    output_format: Format,
+    main_output: Path | None,
+    extra_outputs: list[tuple[Format, Path]],
+    project_root: Path,
+) -> Writes:
+    """Each report to write: its format, its file (``None``: standard output) and how it is drawn."""
+    from mechlint.report import OutputOptions
+
+    plain = OutputOptions(
+        root_uri=project_root.as_uri().rstrip("/") + "/",
+        tool_version=__version__,
+        width=text_width(to_terminal=False),
+        show_source=options.show_source,
+    )
+    shown = plain._replace(
+        color=main_output is None and output_format is Format.text and use_color(options.color),
+        width=text_width(to_terminal=main_output is None),
+        statistics=options.statistics,
+        quiet=options.quiet if main_output is None else 0,  # -q quiets standard output; files are complete
+    )
+    writes: Writes = [(output_format, main_output, shown), *((f, p, plain) for f, p in extra_outputs)]
+    if options.quiet >= 2 and main_output is None:
+        writes = writes[1:]  # -qq: nothing on standard output, only the exit code (files are still written)
+    return writes
+
+
+def _write_reports(report: Report, writes: Writes, project_root: Path, quiet_text: bool, text: str | None) -> bool:
+    """Write every report; False, after an error line, when one cannot be written.
+
+    ``quiet_text``: the text report is not written on standard output (what
+    standard error already says is all of it); ``text``: the text report's
+    content, instead of the report's.
+    """
+    from mechlint.report import reporter
+
+    for kind, target, how in writes:
+        if kind is Format.text and target is None and quiet_text:
+            continue
+        try:
+            if kind is Format.text and text is not None:
+                write_output(text, target, project_root)
+            elif kind is Format.sarif:  # written as it is made: a large log is never held whole
+                from mechlint.report.sarif import render_chunks
+
+                write_output_chunks(render_chunks(report, how), target, project_root)
+            else:
+                write_output(reporter(kind.value)(report, how), target, project_root)
+        except OSError as problem:
+            error(f"cannot write {target}: {problem.strerror or problem}")
+            return False
+    return True
+
+
+def _write_invalid_config_reports(
+    problem: ConfigError,
+    options: CheckOptions,
+    start: Path | None,
+    output_format: Format,
+    main_output: Path | None,
+    extra_outputs: list[tuple[Format, Path]],
+) -> None:
+    """A run stopped by its configuration still writes every report asked for, with each mistake as a finding.
+
+    The text report on standard output is the error lines already printed;
+    a mistake of the command line alone (no file to point at) writes nothing,
+    as any other usage error.
+    """
+    from mechlint.configfindings import invalid_config_report
+
+    root = options.root if options.root is not None and options.root.is_dir() else None
+    project_root = (root or project_root_for(start)).resolve()
+    formats = {output_format, *(f for f, _ in extra_outputs)}
+    report = invalid_config_report(problem, project_root, fingerprints=Format.sarif in formats)
+    if report is not None:
+        writes = _writes(options, output_format, main_output, extra_outputs, project_root)
+        _write_reports(report, writes, project_root, quiet_text=True, text=None)

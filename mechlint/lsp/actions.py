@@ -24,10 +24,11 @@ from mechlint.lsp.checker import Checked
 from mechlint.lsp.positions import TextIndex
 from mechlint.model import Result
 from mechlint.rules.plain import typography_consistency, word_choice
+from mechlint.rules.provenance import digest_mismatch, stale_source, unpinned_source
 from mechlint.rules.reference import id_mismatch, unknown_target
 
 FIX_ALL = "source.fixAll.mechlint"
-PIN_RULES = ("provenance/unpinned-source", "provenance/digest-mismatch", "provenance/stale-source")
+PIN_RULES = (unpinned_source.META.id, digest_mismatch.META.id, stale_source.META.id)
 QUICK_FIX = types.CodeActionKind.QuickFix
 
 

@@ -10,15 +10,14 @@ only when its size, time or inode changed, or the repository's refs moved.
 from __future__ import annotations
 
 import os
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mechlint.adoption import apply_suppressions
 from mechlint.checking import INTERNAL_ERROR, place, run_rules
-from mechlint.config import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Config, EnabledRule, load_config
-from mechlint.discovery import find_project_root, matches, matches_exactly
+from mechlint.config import Config, EnabledRule, load_config
+from mechlint.discovery import find_project_root, is_mechanism_file
 from mechlint.document import Document, load
 from mechlint.engine import rule_infos, source_paths
 from mechlint.errors import ConfigError
@@ -128,15 +127,10 @@ class Checker:
     def selected(self, path: Path) -> bool:
         """Whether ``check`` of the project would check this file: its ``include`` globs select it."""
         project = self._project(path)
-        if isinstance(project, ConfigError):  # the default globs say which files hear that it is broken
-            relative = relative_posix(path, self.project_root(path))
-            return relative is not None and matches_exactly(relative, DEFAULT_INCLUDE)
-        config = project.config
-        base = config.root if config.source else self.project_root(path)
-        relative = relative_posix(path, base)
-        if relative is None:
-            return False
-        return matches_exactly(relative, config.include) and not matches(relative, (*DEFAULT_EXCLUDE, *config.exclude))
+        root = self.project_root(path)
+        # with a broken configuration, the default globs say which files hear that it is broken
+        config = Config(root=root) if isinstance(project, ConfigError) else project.config
+        return is_mechanism_file(path, config, root)
 
     def check(self, path: Path, text: str, shown: str | None = None) -> Checked:
         """Every rule over ``text`` as the content of ``path``; a crashing rule is a result, never an exception."""
@@ -159,7 +153,7 @@ class Checker:
         if config.suppressions:
             base = config.root if config.source else self.project_root(path)
             relative = relative_posix(path, base) or shown
-            results = apply_suppressions(results, relative, config.suppressions, Counter())
+            results = apply_suppressions(results, relative, config.suppressions).results
             results = [r for r in results if r.suppressed is None]
         return Checked(document, results, project.rules, config)
 

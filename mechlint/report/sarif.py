@@ -8,7 +8,7 @@ result has ``ruleId`` and ``ruleIndex``, a location relative to
 GitHub's ``primaryLocationLineHash`` (when the line is known) and
 ``mechlint/v1``, which tells apart two results of one rule at one place and
 survives moved lines (see :func:`mechlint.report.fingerprint.result_fingerprints`). Crashed rules are tool
-execution notifications.
+execution notifications; they, and a run stopped by invalid configuration, make ``executionSuccessful`` false.
 """
 
 from __future__ import annotations
@@ -144,7 +144,12 @@ def _run(report: Report, options: OutputOptions) -> tuple[dict[str, Any], dict[s
         },
         "automationDetails": {"id": "mechlint/"},
         "columnKind": "unicodeCodePoints",
-        "invocations": [{"executionSuccessful": not report.notifications, "toolExecutionNotifications": notifications}],
+        "invocations": [
+            {
+                "executionSuccessful": not report.notifications and not report.stopped,
+                "toolExecutionNotifications": notifications,
+            }
+        ],
         "results": [],
     }
     if options.root_uri:

@@ -162,6 +162,8 @@ def summary(report: Report) -> str:
 def _counts(report: Report) -> str:
     """Errors and warnings are the problems; notes are counted apart."""
     files = _plural(report.files_checked, "file")
+    if report.stopped:
+        return f"Stopped before checking any file: {report.stopped}."
     if not report.files_checked:
         return (
             "No mechanism files found: folders are searched for the include patterns "

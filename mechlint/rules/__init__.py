@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
-from mechlint.document import Document
 from mechlint.model import Finding, Level, TraceStep
 
 if TYPE_CHECKING:
+    from mechlint.document import Document  # for annotations only: the loader takes its rule ids from rules
     from mechlint.plainlists import PlainLists
     from mechlint.services import RunServices
 

@@ -7,6 +7,15 @@ expected, and the name a typo most likely meant. Every mistake of the file
 (and of the word-list and invariant files it names) is reported, each on its
 own line, before the run stops with exit code 2, because checking with a configuration the user did
 not mean would give answers they did not ask for.
+
+The reports of the stopped run are still written: ``--format json`` (or
+``sarif``, ``github``, ``junit``, ``gitlab``, ``html``) on standard output
+and every ``-o`` file hold each mistake as a finding of this rule at its
+file (the configuration, a rule file it names, the baseline) and line, so a
+CI step that uploads the SARIF log finds one and shows the broken line (the
+log says ``executionSuccessful: false``). The text report on standard output
+is the error lines alone. A mistake of the command line (``--select`` naming
+no rule) has no file to point at, and writes no report, as any usage error.
 """
 
 from __future__ import annotations

@@ -12,10 +12,13 @@ when the only problem is a byte-order mark.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
+
+if TYPE_CHECKING:  # the loader (mechlint.document) takes this rule's id from here
+    from mechlint.document import Document
 
 META = RuleMeta(
     id="schema/invalid-json",
