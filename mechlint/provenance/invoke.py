@@ -33,6 +33,8 @@ from mechlint.provenance.errors import GitError
 NEVER = "/dev/null/mechlint-runs-no-program"
 #: Seconds without any CPU use, while mechlint waits for git, after which git is stopped.
 STALL_SECONDS = 5.0
+#: How often a waiting process is looked at, in seconds.
+POLL = 0.2
 #: Seconds any one git command may run at most.
 TIME_LIMIT = 300.0
 
@@ -111,20 +113,50 @@ def _cpu_and_state(pid: int) -> tuple[int, str] | None:
     return int(fields[11]) + int(fields[12]), fields[0]
 
 
-class Watchdog:
-    """Stops one git process that is stuck while mechlint waits for it.
+class Judge:
+    """Decides whether one git process is stuck: the rule of :class:`Watchdog`, asked every :data:`POLL` seconds.
 
-    Stuck means no CPU used for :data:`STALL_SECONDS` while sleeping (not
-    while running or waiting for the disk), or :data:`TIME_LIMIT` passed.
-    Only time spent *waiting* counts: a ``cat-file --batch`` idle between
-    questions is not stuck. Without ``/proc`` only the time limit applies.
+    Stuck means no CPU used for :data:`STALL_SECONDS` while mechlint waits
+    for it and it sleeps (not while running or waiting for the disk), or
+    :data:`TIME_LIMIT` passed. Without ``/proc`` only the time limit applies.
     """
 
     def __init__(self, process: subprocess.Popen[bytes], what: str) -> None:
         self.process = process
         self.what = what
+        self.started = self.quiet_since = time.monotonic()
+        self.last: tuple[int, str] | None = None
+
+    def verdict(self, waiting: bool) -> str:
+        """Why the process must be stopped now, or ``""``."""
+        now = time.monotonic()
+        if now - self.started > TIME_LIMIT:
+            return f"git {self.what} ran for more than {TIME_LIMIT:.0f} s and was stopped"
+        sample = _cpu_and_state(self.process.pid)
+        moving = sample is None or sample[1] in ("R", "D") or self.last is None or sample[0] != self.last[0]
+        self.last = sample
+        if not waiting or moving:
+            self.quiet_since = now
+        elif now - self.quiet_since > STALL_SECONDS:
+            return (
+                f"git {self.what} made no progress for {STALL_SECONDS:.0f} s and was stopped "
+                "(is a file git reads in the repository a FIFO or a device?)"
+            )
+        return ""
+
+
+class Watchdog:
+    """Stops a long-lived git process (``cat-file --batch``) that is stuck while mechlint waits for it.
+
+    A thread asks the :class:`Judge` every :data:`POLL` seconds. Only time
+    spent *waiting* counts: a ``cat-file --batch`` idle between questions is
+    not stuck.
+    """
+
+    def __init__(self, process: subprocess.Popen[bytes], what: str) -> None:
+        self.process = process
         self.verdict = ""
-        self.started = time.monotonic()
+        self._judge = Judge(process, what)
         self._waiting = 0
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -142,32 +174,16 @@ class Watchdog:
                 self._waiting -= 1
 
     def _watch(self) -> None:
-        last: tuple[int, str] | None = None
-        quiet_since = time.monotonic()
-        while not self._stop.wait(0.2):
+        while not self._stop.wait(POLL):
             if self.process.returncode is not None:  # reaped: nothing left to watch
                 return
-            now = time.monotonic()
-            if now - self.started > TIME_LIMIT:
-                self._kill(f"git {self.what} ran for more than {TIME_LIMIT:.0f} s and was stopped")
-                return
-            sample = _cpu_and_state(self.process.pid)
             with self._lock:
                 waiting = self._waiting > 0
-            moving = sample is None or sample[1] in ("R", "D") or last is None or sample[0] != last[0]
-            last = sample
-            if not waiting or moving:
-                quiet_since = now
-            elif now - quiet_since > STALL_SECONDS:
-                self._kill(
-                    f"git {self.what} made no progress for {STALL_SECONDS:.0f} s and was stopped "
-                    "(is a file git reads in the repository a FIFO or a device?)"
-                )
+            verdict = self._judge.verdict(waiting)
+            if verdict:
+                self.verdict = verdict
+                kill_group(self.process)
                 return
-
-    def _kill(self, verdict: str) -> None:
-        self.verdict = verdict
-        kill_group(self.process)
 
     def stop(self) -> None:
         self._stop.set()
@@ -199,17 +215,29 @@ def start(command: list[str], cwd: str, env: dict[str, str], *, interactive: boo
 
 
 def run(command: list[str], cwd: str, env: dict[str, str], what: str) -> tuple[int, bytes, bytes]:
-    """Run one git command to the end; raises :class:`GitError` when it was stopped."""
+    """Run one git command to the end; raises :class:`GitError` when it was stopped.
+
+    The waiting thread asks the :class:`Judge` between waits of :data:`POLL`
+    seconds, so a short command starts no watchdog thread.
+    """
     process = start(command, cwd, env, interactive=False)
-    dog = Watchdog(process, what)
+    judge = Judge(process, what)
+    verdict = ""
     try:
-        with dog.waiting():
-            out, err = process.communicate()
+        while True:
+            try:
+                out, err = process.communicate(timeout=POLL)
+                break
+            except subprocess.TimeoutExpired:
+                verdict = judge.verdict(waiting=True)
+                if verdict:
+                    kill_group(process)
+                    out, err = process.communicate()
+                    break
     finally:
-        dog.stop()
         if process.poll() is None:  # interrupted (Ctrl-C): leave nothing running
             kill_group(process)
             process.wait()
-    if dog.verdict:
-        raise GitError(dog.verdict)
+    if verdict:
+        raise GitError(verdict)
     return process.returncode, out, err
