@@ -254,19 +254,6 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
     A line break always ends a sentence; inside a line, see :func:`_line_sentences`.
     """
-    if "\n" not in text:
-        first = _END.search(text)
-        if first is None:  # no sentence end: one sentence, or none
-            return [_trim(text, 0, len(text))] if text and not text.isspace() else []
-        if first.end() == len(text):  # the only end is the end of the text
-            end = first.end(2)
-            return [_trim(text, 0, end)] if not text[:end].isspace() else []
-        return _line_sentences(text)
-    return sentences_plain(text)
-
-
-def sentences_plain(text: str) -> list[tuple[int, int]]:
-    """What :func:`sentences` gives, the plain way: each line split on its own (a test holds them equal)."""
     out: list[tuple[int, int]] = []
     start = 0
     for line in text.split("\n"):
@@ -403,18 +390,26 @@ def analyze(text: str) -> Analysis:
     A word belongs to the sentence it starts in. Sentences partition the text
     up to white space, and only a code span crosses white space, so without
     one the words of a sentence are the matches inside its range (the whole
-    string when it has one sentence).
+    string when it has one sentence): one search per sentence instead of
+    :func:`analyze_plain`'s grouping of every word (a test holds the two equal;
+    ``benchmarks/fast_paths.py`` measures what it saves).
     """
-    found = tuple(sentences(text))
     if "`" in text:
-        every = words(text)
-        starts = [start for start, _ in every]
-        grouped = (every[bisect_left(starts, a) : bisect_left(starts, b)] for a, b in found)
-        tokens = tuple(tuple(text[a:b] for a, b in group) for group in grouped)
-        return Analysis(found, tokens, tuple(code_spans(text)))
+        return analyze_plain(text)
+    found = tuple(sentences(text))
     if len(found) == 1:
         return Analysis(found, (tuple(TOKEN.findall(text)),), ())
     return Analysis(found, tuple(tuple(TOKEN.findall(text, start, end)) for start, end in found), ())
+
+
+def analyze_plain(text: str) -> Analysis:
+    """What :func:`analyze` gives, the plain way: every word of the text, in the sentence it starts in."""
+    found = tuple(sentences(text))
+    every = words(text)
+    starts = [start for start, _ in every]
+    grouped = (every[bisect_left(starts, a) : bisect_left(starts, b)] for a, b in found)
+    tokens = tuple(tuple(text[a:b] for a, b in group) for group in grouped)
+    return Analysis(found, tokens, tuple(code_spans(text)))
 
 
 @lru_cache(maxsize=CACHE_SIZE)

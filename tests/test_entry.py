@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mechlint.cli import app, entry, fast_check
+from mechlint.cli import check as check_command
 
 from .conftest import CLEAN
 from .gitrepo import write
@@ -89,3 +92,40 @@ def test_other_commands_go_to_typer(tree: Path, capfd: pytest.CaptureFixture[str
     assert "reference/unknown-target" in capfd.readouterr().out
     assert entry.main(["check", "--format", "xml", "."]) == 2
     assert "xml" in capfd.readouterr().err
+
+
+#: Pieces of ``check`` command lines: every kind of option, with and without a value, and paths.
+ARGUMENT_PIECES = st.sampled_from(
+    [
+        *fast_check.OPTIONS,
+        *(f"{name}=v" for name in fast_check.OPTIONS if name.startswith("--")),
+        "-qq",
+        "--",
+        "-",
+        ".",
+        "a",
+        "b/x.json",
+        "json",
+        "sarif:out.sarif",
+        "reference,plain",
+        "2",
+        "HEAD~1",
+        "--nope",
+        "--help",
+        "-fjson",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ARGUMENT_PIECES, max_size=8))
+def test_the_fast_parser_reads_every_check_command_line_as_typer_does(arguments: list[str]) -> None:
+    """What :func:`fast_check.parse_check` understands, typer parses into the same options; the rest is typer's."""
+    fast = fast_check.parse_check(arguments)
+    if fast is None:
+        return
+    received: list[object] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(check_command, "run_check", lambda options: received.append(options) or 0)
+        app.main(["check", *arguments])
+    assert received == [fast]

@@ -1,19 +1,18 @@
-"""The fast paths of the prose rules give exactly what the plain way gives.
+"""The fast paths of the prose rules give exactly what their plain twins give.
 
-Each fast path (one regex pass over a whole file, candidate positions before
-a big pattern, set operations before an exact pass, a sentence splitter that
-skips its loop) is checked against the straightforward computation it
-replaces, on generated text full of the characters that make prose hard.
+Each fast path (one search per sentence instead of grouping every word,
+candidate positions before a big pattern, one regex pass over a whole file,
+set operations before an exact pass) is checked against the plain function
+beside it, through public names, on generated text full of the characters
+that make prose hard. ``benchmarks/fast_paths.py`` measures what each saves.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_left
 from typing import Any
 
-import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +20,7 @@ from mechlint import prose
 from mechlint.document import load
 from mechlint.plainlists import PlainLists, Substitution, shipped
 from mechlint.rules import RuleContext
-from mechlint.rules.plain import passive_voice, term_consistency, undefined_acronym, word_choice
+from mechlint.rules.plain import passive_voice, term_consistency, word_choice
 
 from .conftest import SEED
 
@@ -39,25 +38,14 @@ texts = st.lists(st.sampled_from(PIECES), max_size=30).map(" ".join) | st.text(
 )
 
 
-def _grouped_words(text: str) -> tuple[tuple[str, ...], ...]:
-    """Each sentence's words, as the words that start inside its range: the plain definition."""
-    every = prose.words(text)
-    starts = [start for start, _ in every]
-    return tuple(
-        tuple(text[a:b] for a, b in every[bisect_left(starts, low) : bisect_left(starts, high)])
-        for low, high in prose.sentences(text)
-    )
-
-
 @settings(max_examples=400, deadline=None)
 @given(texts)
 @example("Use `a. B` now.")
 @example("A `b\nc` d. E `f`. G")
 @example("One. Two! Three?")
 @example("Plain words")
-def test_analysis_words_and_sentences_equal_the_plain_computation(text: str) -> None:
-    assert prose.sentences(text) == prose.sentences_plain(text)
-    assert prose.analyze(text).tokens == _grouped_words(text)
+def test_analysis_equals_the_plain_analysis(text: str) -> None:
+    assert prose.analyze(text) == prose.analyze_plain(text)
 
 
 ODD_LISTS = (
@@ -88,47 +76,19 @@ def _document(strings: list[str]) -> dict[str, Any]:
     return data
 
 
-def _findings(rule: Any, data: dict[str, Any]) -> list[tuple[str, str, object]]:
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([word_choice, passive_voice, term_consistency]), st.lists(texts, min_size=1, max_size=12))
+@example(term_consistency, ["The k v cache fills.", "The kvcache is full."])
+@example(term_consistency, ["The KV cache fills.", "A K V cache is full."])
+@example(term_consistency, ["Cache key first.", "The cache-key matches.", "Is stored by A."])
+@example(word_choice, ["Wait prior", "to this", "in order to"])
+@example(passive_voice, ["It is", "kept. It IS kept", "Was not always written"])
+def test_prose_rules_find_with_their_fast_paths_what_their_plain_twins_find(rule: Any, strings: list[str]) -> None:
+    data = _document(strings)
     document = load("x.json", json.dumps(data).encode())
     context = RuleContext(options={"allow": []}, word_lists=shipped())
-    return [(f.pointer, f.message, f.span) for f in rule.check(document, context)]
-
-
-class _NeverJoined(prose.Joined):
-    """A joined text that always says a match crossed strings, so rules look at each string alone."""
-
-    def split(self, matches: Any) -> None:  # type: ignore[override]
-        return None
-
-
-def _plainly(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = prose.joined
-
-    def joined(document: Any, *, labels: bool = False) -> prose.Joined:
-        whole = real(document, labels=labels)
-        return _NeverJoined(whole.text, whole.starts, whole.passages)
-
-    monkeypatch.setattr(prose, "joined", joined)
-
-
-def _every_key(passages: list[prose.Passage]) -> set[str]:
-    return {key for passage in passages for key, *_ in term_consistency.term_uses(passage.text)}
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.lists(texts, min_size=1, max_size=12))
-@example(["The k v cache fills.", "The kvcache is full."])
-@example(["The KV cache fills.", "A K V cache is full."])
-@example(["Cache key first.", "The cache-key matches.", "Is stored by A. The GPU (graphics processing unit) waits."])
-def test_prose_rules_find_the_same_with_their_fast_paths_and_without(strings: list[str]) -> None:
-    data = _document(strings)
-    rules = (word_choice, passive_voice, undefined_acronym, term_consistency)
-    fast = [_findings(rule, data) for rule in rules]
-    with pytest.MonkeyPatch.context() as patch:
-        _plainly(patch)
-        patch.setattr(term_consistency, "suspects", _every_key)
-        patch.setattr(term_consistency, "_may_use", lambda text, wanted: True)
-        plain = [_findings(rule, data) for rule in rules]
+    fast = [(f.pointer, f.message, f.span) for f in rule.check(document, context)]
+    plain = [(f.pointer, f.message, f.span) for f in rule.check_plain(document, context)]
     assert fast == plain
 
 

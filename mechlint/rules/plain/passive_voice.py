@@ -15,7 +15,7 @@ phrase ("is used to waiting", "is used to the noise").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from mechlint import prose
@@ -147,11 +147,21 @@ def _passives(text: str) -> Iterator[tuple[int, int]]:
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    """One search over the file's prose joined into one text (:meth:`prose.Joined.having`) finds the strings
+    with a form of "be" or "get"; only those are read. :func:`check_plain` reads every string (a test holds
+    the two equal)."""
     whole = prose.joined(document)
-    # one pass over the file's prose finds the strings that have a form of "be" or "get"
     hinted = whole.having(_BE_HINT_LOWER, lower=True)
-    for index in range(len(whole.passages)) if hinted is None else hinted:
-        passage = whole.passages[index]
+    yield from _findings(whole.passages if hinted is None else [whole.passages[index] for index in hinted])
+
+
+def check_plain(document: Document, context: RuleContext) -> Iterator[Finding]:
+    """What :func:`check` finds, the plain way: :func:`passives` of every string."""
+    yield from _findings(prose.of(document))
+
+
+def _findings(passages: Iterable[prose.Passage]) -> Iterator[Finding]:
+    for passage in passages:
         for start, end in passives(passage.text):
             yield META.finding(
                 passage.pointer,

@@ -177,14 +177,23 @@ def _may_use(text: str, wanted: set[str]) -> bool:
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    """Only the keys that :func:`suspects` may find written two ways, and only in the strings that
+    :func:`_may_use` them; :func:`check_plain` looks at every key of every string (a test holds the two equal)."""
     passages = prose.of(document, labels=True)
     wanted = suspects(passages)
-    if not wanted:
-        return
+    if wanted:
+        yield from _findings([p for p in passages if _may_use(p.text, wanted)], wanted)
+
+
+def check_plain(document: Document, context: RuleContext) -> Iterator[Finding]:
+    """What :func:`check` finds, the plain way: :func:`term_uses` of every string, every key."""
+    passages = prose.of(document, labels=True)
+    yield from _findings(passages, {key for passage in passages for key, *_ in term_uses(passage.text)})
+
+
+def _findings(passages: Sequence[prose.Passage], wanted: set[str]) -> Iterator[Finding]:
     by_key: dict[str, list[Use]] = {}
     for passage in passages:
-        if not _may_use(passage.text, wanted):
-            continue
         for key, written, size, span in term_uses(passage.text):
             if key in wanted:
                 by_key.setdefault(key, []).append(Use(written, size, passage.pointer, span, passage.text))

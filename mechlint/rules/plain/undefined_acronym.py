@@ -189,10 +189,7 @@ def state_names(passages: Iterable[prose.Passage]) -> set[str]:
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
-    whole = prose.joined(document)
-    # one pass over the file's prose finds the strings that may have an acronym
-    hinted = whole.having(ACRONYM_HINT)
-    texts = whole.passages if hinted is None else [whole.passages[index] for index in hinted]
+    texts = prose.of(document)
     allowed = context.lists.allow | {acronym_key(item) for item in context.options["allow"]}
     used = {acronym_key(word) for passage in texts for _, _, word in acronyms(passage.text)}
     if used <= allowed:  # every acronym is on the allow list: no need to look for definitions

@@ -10,7 +10,8 @@ entries, replace them or remove shipped ones with a word-list file named in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from mechlint import prose
 from mechlint.document import Document
@@ -18,6 +19,9 @@ from mechlint.model import Finding, Level
 from mechlint.prose import code_spans, in_code
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import quote
+
+if TYPE_CHECKING:
+    from mechlint.plainlists import PlainLists, Substitution
 
 META = RuleMeta(
     id="plain/word-choice",
@@ -39,18 +43,32 @@ META = RuleMeta(
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    """One search of the word list over the file's prose joined into one text (:class:`prose.Joined`);
+    what :func:`check_plain` finds string by string (a test holds the two equal)."""
     lists = context.lists
     whole = prose.joined(document)
-    hits = whole.split(lists.find(whole.text))  # one pass over the file's prose
+    hits = whole.split(lists.find(whole.text))
     if hits is None:  # a listed phrase spans two strings: look at each string alone
-        hits = [
-            (index, start, end, entry)
-            for index, passage in enumerate(whole.passages)
-            for start, end, entry in lists.find(passage.text)
-        ]
+        hits = _each_string(whole.passages, lists)
+    yield from _findings(whole.passages, hits)
+
+
+def check_plain(document: Document, context: RuleContext) -> Iterator[Finding]:
+    """What :func:`check` finds, the plain way: the word list searched in each string alone."""
+    passages = prose.of(document)
+    yield from _findings(passages, _each_string(passages, context.lists))
+
+
+def _each_string(passages: Sequence[prose.Passage], lists: PlainLists) -> list[tuple[int, int, int, Substitution]]:
+    return [(index, start, end, entry) for index, p in enumerate(passages) for start, end, entry in lists.find(p.text)]
+
+
+def _findings(
+    passages: Sequence[prose.Passage], hits: Iterable[tuple[int, int, int, Substitution]]
+) -> Iterator[Finding]:
     code: dict[int, list[tuple[int, int]]] = {}  # each passage's code spans, found once, not once a hit
     for index, start, end, entry in hits:
-        passage = whole.passages[index]
+        passage = passages[index]
         if index not in code:
             code[index] = code_spans(passage.text)
         if in_code(code[index], start):
