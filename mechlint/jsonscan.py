@@ -114,7 +114,11 @@ def _value_error(text: str, pos: int) -> JsonSyntaxError:
 
 
 def scan(text: str, *, max_depth: int = 100_000) -> ScanResult:
-    """Scan ``text`` strictly; raise :class:`JsonSyntaxError` at the first error."""
+    """Scan ``text`` strictly; raise :class:`JsonSyntaxError` at the first error.
+
+    The plain twin of :func:`locate`, which finds the spans of a few pointers
+    without walking the whole text.
+    """
     result = ScanResult()
     n = len(text)
     stack: list[_Frame] = []
@@ -257,7 +261,8 @@ def locate(text: str, pointers: Iterable[str]) -> ScanResult | None:
     every other value is skipped by the C scanner. A repeated key is walked at
     each occurrence, so the last one wins, as in :func:`scan`. ``text`` must
     be JSON that the C parser accepted; ``None`` when a pointer is too deep
-    (the caller then scans the whole text).
+    (the caller then scans the whole text). ``tests/test_document.py`` holds
+    it equal to :func:`scan`; ``benchmarks/fast_paths.py`` measures what it saves.
     """
     wanted: set[str] = set()
     for pointer in pointers:

@@ -1,4 +1,9 @@
-"""``mechlint check``: the command as typer declares it; :func:`mechlint.cli.run_check.run_check` does the work."""
+"""``mechlint check``: the command as typer declares it; :func:`mechlint.cli.run_check.run_check` does the work.
+
+The console script parses the common ``check`` command lines without typer
+(:mod:`mechlint.cli.fast_check`, the fast twin of this declaration): an option
+added here must be added there too (a test checks that both know the same).
+"""
 
 from __future__ import annotations
 

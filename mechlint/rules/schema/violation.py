@@ -52,7 +52,7 @@ META = RuleMeta(
 
 @cache
 def validator() -> Validator:
-    """The compiled validator, built once with an offline registry."""
+    """The compiled validator, built once with an offline registry: the plain twin of :func:`fast_validator`."""
     from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
@@ -65,7 +65,11 @@ def validator() -> Validator:
 
 
 def fast_validator() -> Callable[[Any], bool] | None:
-    """The mechanism schema compiled to Python (see :mod:`mechlint.fastschema`); ``None`` if it cannot be."""
+    """The mechanism schema compiled to Python (see :mod:`mechlint.fastschema`); ``None`` if it cannot be.
+
+    Its "valid" is :func:`validator`'s "no error" (``tests/test_fastschema.py`` holds them equal); a valid
+    file, the common case, is checked without importing jsonschema.
+    """
     from mechlint.fastschema import shipped
 
     return shipped(SCHEMA_NAME)
