@@ -72,7 +72,9 @@ class Joined(NamedTuple):
     A pattern run over ``text`` finds what it finds in each passage, as long
     as no match crosses a :data:`SEPARATOR` (seen as a non-word character, as
     the end of a string is) and the pattern has no ``^``, ``$``, ``\\A`` or
-    ``\\Z``. :meth:`split` checks the first condition.
+    ``\\Z``. :meth:`split` checks the first condition. A rule that uses it has
+    a ``check_plain`` beside its ``check`` that reads each string alone
+    (``tests/test_prose_fast_paths.py`` holds the two equal).
     """
 
     text: str
