@@ -99,11 +99,63 @@ def atom_column(
     if node.op == "path":
         return _keys_column(node, [step.paths for step in steps], binding)
     if node.op == "text":
-        search = compile_pattern(node.values[0]).search
-        return [search(step.text[:MAX_TEXT]) is not None for step in steps]
+        return text_column(node.values[0], [step.text[:MAX_TEXT] for step in steps])
     key, pattern = node.values
     search = compile_pattern(pattern).search
     return [key in step.state and search(step.state[key][:MAX_TEXT]) is not None for step in steps]
+
+
+def text_column_plain(pattern: str, texts: list[str]) -> list[bool]:
+    """Whether ``pattern`` finds a match in each text: one search per text."""
+    search = compile_pattern(pattern).search
+    return [search(text) is not None for text in texts]
+
+
+def text_column(pattern: str, texts: list[str]) -> list[bool]:
+    """What :func:`text_column_plain` gives; first one search over all texts, which is enough when it finds nothing.
+
+    Most patterns match in few steps, and a search costs mostly its call. In
+    the texts joined by line breaks every match a text has is still a match
+    (to ``\\b`` and ``\\B`` a line break is a non-word character, as the edge
+    of a text is), unless the pattern has an anchor: a pattern that may have
+    one (``^``, ``$``, ``\\A``, ``\\z``, see :func:`_anchors_text`) is searched
+    text by text.
+    """
+    if len(texts) > 1 and not _anchors_text(pattern):
+        try:
+            found = compile_pattern(pattern).search("\n".join(texts))
+        except UnicodeError:  # (a lone surrogate) the plain way says where, in which text
+            found = True
+        if found is None:
+            return [False] * len(texts)
+    return text_column_plain(pattern, texts)
+
+
+def _anchors_text(pattern: str) -> bool:
+    """Whether ``pattern`` may hold ``^``, ``$``, ``\\A``, ``\\z`` or ``\\Z`` outside a class; ``True`` when unsure."""
+    if "^" not in pattern and "$" not in pattern and "\\" not in pattern:
+        return False
+    index, end = 0, len(pattern)
+    while index < end:
+        char = pattern[index]
+        if char == "\\":
+            if pattern[index + 1 : index + 2] in ("A", "z", "Z", "Q", ""):
+                return True  # an anchor (\Z: Python's re), a quoted run (\Q...\E) or a dangling backslash
+            index += 2
+        elif char == "[":  # a class: ^ and $ in it are characters; it ends at the first ] not escaped or first
+            index += 1
+            index += pattern[index : index + 1] == "^"
+            index += pattern[index : index + 1] == "]"
+            while index < end and pattern[index] != "]":
+                index += 2 if pattern[index] == "\\" else 1
+            if index >= end:
+                return True
+            index += 1
+        elif char in "^$":
+            return True
+        else:
+            index += 1
+    return False
 
 
 @dataclass(frozen=True, slots=True)
