@@ -12,6 +12,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from mechlint.invariants.monitor import text_column, text_column_plain
+from mechlint.parallel import chunks
 from mechlint.provenance.cache import BlobCache
 from mechlint.provenance.git import CatFile, open_history
 from mechlint.provenance.index import BlobIndex
@@ -150,3 +151,14 @@ def test_text_column_agrees_on_the_built_in_invariants() -> None:
             for start in range(len(texts)):
                 chosen = (texts[start:] + texts[:start])[:count]
                 assert text_column(pattern, chosen) == text_column_plain(pattern, chosen), (pattern, chosen)
+
+
+# -- workers: short chunks, so that no worker waits long for the other at the end ------------------------------------
+
+
+@given(st.integers(min_value=0, max_value=30_000), st.integers(min_value=1, max_value=8))
+def test_chunks_cover_every_file_in_order_and_stay_short(total: int, jobs: int) -> None:
+    found = chunks(total, jobs)
+    assert [index for start, stop in found for index in range(start, stop)] == list(range(total))
+    assert all(stop > start for start, stop in found)
+    assert max((stop - start for start, stop in found), default=0) <= max(4, min(64, total // (jobs * 16)))
