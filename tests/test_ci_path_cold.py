@@ -133,6 +133,8 @@ _STEP_TEXT = st.lists(st.sampled_from(["a", "b", "A", " ", "\n", ".", "é", "ab"
 @example("\\ba\\b", ["a", "a"])
 @example("[^^]a[$]", ["ba$", "x"])
 @example("a\\n.", ["a", "b"])
+@example("a(\\nb)?", ["xa", "b"])  # the first match runs into the next text; the text it starts in still matches
+@example("a\\s*b", ["a", "b", "ab"])
 def test_text_column_agrees_with_a_search_per_step(pattern: str, texts: list[str]) -> None:
     try:
         compile_pattern(pattern)

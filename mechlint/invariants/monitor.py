@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import itertools
 import operator
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from mechlint.invariants.formula import ATOMS, KEY_ATOMS, MAX_KEY, Node, glob_pattern, show
@@ -112,25 +114,39 @@ def text_column_plain(pattern: str, texts: list[str]) -> list[bool]:
 
 
 def text_column(pattern: str, texts: list[str]) -> list[bool]:
-    """What :func:`text_column_plain` gives; first one search over all texts, which is enough when it finds nothing.
+    """What :func:`text_column_plain` gives, with one search over the joined texts for the steps without a match.
 
     Most patterns match in few steps, and a search costs mostly its call. In
     the texts joined by line breaks every match a text has is still a match
     (to ``\\b`` and ``\\B`` a line break is a non-word character, as the edge
     of a text is), unless the pattern has an anchor: a pattern that may have
     one (``^``, ``$``, ``\\A``, ``\\z``, see :func:`_anchors_text`) is searched
-    text by text.
+    text by text. So the first match from the start of a text on says that
+    the texts before the one it starts in have none; that one is searched on
+    its own (the match may run on into the next text), and the search goes on
+    from the next text.
     """
-    if len(texts) > 1 and not _anchors_text(pattern):
-        try:
-            found = compile_pattern(pattern).search("\n".join(texts))
-        except UnicodeError:  # (a lone surrogate) the plain way says where, in which text
-            found = True
-        if found is None:
-            return [False] * len(texts)
-    return text_column_plain(pattern, texts)
+    if len(texts) < 2 or _anchors_text(pattern):
+        return text_column_plain(pattern, texts)
+    search = compile_pattern(pattern).search
+    starts, position = [], 0
+    for text in texts:
+        starts.append(position)
+        position += len(text) + 1
+    joined = "\n".join(texts)
+    column = [False] * len(texts)
+    index = 0
+    try:
+        while index < len(texts) and (found := search(joined, starts[index])) is not None:
+            index = bisect_right(starts, found.start()) - 1
+            column[index] = search(texts[index]) is not None
+            index += 1
+    except UnicodeError:  # (a lone surrogate) the plain way says where, in which text
+        return text_column_plain(pattern, texts)
+    return column
 
 
+@cache
 def _anchors_text(pattern: str) -> bool:
     """Whether ``pattern`` may hold ``^``, ``$``, ``\\A``, ``\\z`` or ``\\Z`` outside a class; ``True`` when unsure."""
     if "^" not in pattern and "$" not in pattern and "\\" not in pattern:
