@@ -258,6 +258,9 @@ def sentences(text: str) -> list[tuple[int, int]]:
     A line break always ends a sentence; inside a line, see :func:`_line_sentences`.
     """
     if "\n" not in text:
+        marks = text.count(".") + text.count("!") + text.count("?") + text.count("…")
+        if not marks or (marks == 1 and text[-1] in ".!?…"):  # no end, or only the last character: one sentence
+            return [_trim(text, 0, len(text))] if text and not text.isspace() else []
         first = _END.search(text)
         if first is None:  # no sentence end: one sentence, or none
             return [_trim(text, 0, len(text))] if text and not text.isspace() else []

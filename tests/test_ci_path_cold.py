@@ -8,9 +8,11 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
+from mechlint import prose
 from mechlint.invariants.monitor import text_column, text_column_plain
 from mechlint.parallel import chunks
 from mechlint.provenance.cache import BlobCache
@@ -164,3 +166,24 @@ def test_chunks_cover_every_file_in_order_and_stay_short(total: int, jobs: int) 
     assert [index for start, stop in found for index in range(start, stop)] == list(range(total))
     assert all(stop > start for start, stop in found)
     assert max((stop - start for start, stop in found), default=0) <= max(4, min(64, total // (jobs * 16)))
+
+
+# -- prose: a string with no sentence mark, or one as its last character, is one sentence --------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("", " ", "\t ", "Plain words", "  Plain words  ", "Ends here.", "Ends here!", "Asks?", "Trails…", " x. "),
+        *(".", "!", "…", " .", "Mid. sentence", "A.b", "e.g", "“Quoted.”", "Quoted.”", "(So.)", "x\u2028y."),
+        *("One. Two.", "One.  ", "Dr. Who", "v2.0", "3.5 ms.", "a.. b", "\u00a0x.", "x.\u00a0", "ı.", "İ"),
+    ],
+)
+def test_sentences_of_a_string_with_one_mark_at_most_agree_with_the_plain_split(text: str) -> None:
+    assert prose.sentences(text) == prose.sentences_plain(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aB .!?…\"”)\t\u00a0\u2028'"), max_size=12))
+def test_sentences_agree_with_the_plain_split_on_few_marks(text: str) -> None:
+    assert prose.sentences(text) == prose.sentences_plain(text)
