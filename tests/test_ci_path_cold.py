@@ -13,7 +13,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from mechlint import prose
-from mechlint.invariants.monitor import text_column, text_column_plain
+from mechlint.invariants.textsearch import text_column, text_column_plain
 from mechlint.parallel import chunks
 from mechlint.provenance.cache import BlobCache
 from mechlint.provenance.git import CatFile, open_history
