@@ -145,7 +145,9 @@ def fresh(source: Path, files: int, runs: int, before: str | None = None) -> lis
     and again in the warm one. The load average is printed with each round.
     ``before`` (another ``mechlint``, such as an older version in a venv of
     its own) runs the fresh case too, in a clone of its own, in the same
-    rounds: a before-and-after comparison from one alternating run.
+    rounds, first in every second round (a run just after a clone and the
+    deletion of the last round's clones is slower): a before-and-after
+    comparison from one alternating run.
     """
     mechlint, checker = _tool("mechlint"), _tool("check-jsonschema")
     if not mechlint or not checker:
@@ -160,7 +162,16 @@ def fresh(source: Path, files: int, runs: int, before: str | None = None) -> lis
     times[earlier] = []
     memory: list[int] = []
     timed([checker, "--schemafile", str(SCHEMA), one], source)  # warm-up: bytecode
+
+    def earlier_fresh() -> float:
+        assert before is not None
+        old_clone, old_cache = _clone(source, work)
+        seconds = timed([before, "check", *sarif, "content"], old_clone, old_cache)[0]
+        shutil.rmtree(old_clone), shutil.rmtree(old_cache)
+        return seconds
+
     for round_ in range(runs + 1):
+        old = earlier_fresh() if before and round_ % 2 else 0.0  # which of the two goes first alternates
         clone, cache_home = _clone(source, work)
         cold, peak = timed([mechlint, "check", *sarif, "content"], clone, cache_home)
         second = timed([mechlint, "check", *sarif, "content"], clone, cache_home)[0]
@@ -169,11 +180,8 @@ def fresh(source: Path, files: int, runs: int, before: str | None = None) -> lis
         one_cold = timed([mechlint, "check", *sarif, one], one_clone, one_cache)[0]
         one_warm = timed([mechlint, "check", *sarif, one], clone, cache_home)[0]
         one_schema = timed([checker, "--schemafile", str(SCHEMA), one], clone)[0]
-        old = 0.0
-        if before:
-            old_clone, old_cache = _clone(source, work)
-            old = timed([before, "check", *sarif, "content"], old_clone, old_cache)[0]
-            shutil.rmtree(old_clone), shutil.rmtree(old_cache)
+        if before and not round_ % 2:
+            old = earlier_fresh()
         print(
             f"round {round_}{' (warm-up, not counted)' if not round_ else ''}: {_load()}; fresh {cold:.2f} s, "
             f"second {second:.2f} s, check-jsonschema {schema:.2f} s; one file {one_cold:.3f} / {one_warm:.3f} s, "
