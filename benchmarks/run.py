@@ -1,7 +1,7 @@
 """Side-by-side benchmark: mechlint (every rule) against check-jsonschema and ajv-cli (schema only).
 
     python benchmarks/run.py [--files 2000] [--mode varied|prose|copies] [--history] [--frozen] [--runs 3] [--scale]
-    python benchmarks/run.py --fresh [--files 2000] [--history] [--runs 3] [--scale]
+    python benchmarks/run.py --fresh [--files 2000] [--history] [--runs 3] [--scale] [--before OLD/bin/mechlint]
 
 Builds the corpus with ``corpus.py`` (a git repository in a temporary
 folder), warms each tool once (bytecode, mechlint's blob cache), then runs the
@@ -133,7 +133,7 @@ def _clone(source: Path, into: Path) -> tuple[Path, Path]:
     return clone, cache_home
 
 
-def fresh(source: Path, files: int, runs: int) -> list[str]:
+def fresh(source: Path, files: int, runs: int, before: str | None = None) -> list[str]:
     """The CI path: a fresh clone, SARIF, every rule; then the same clone again; then one file.
 
     Each round clones the corpus into a new folder (not timed) with a new,
@@ -143,6 +143,11 @@ def fresh(source: Path, files: int, runs: int) -> list[str]:
     in the same round, alternating. "second run" is mechlint again in that
     clone; "one file" is the first mechanism file in a fresh clone of its own
     and again in the warm one. The load average is printed with each round.
+    ``before`` (another ``mechlint``, such as an older version in a venv of
+    its own) runs the fresh case too, in a clone of its own, in the same
+    rounds, first in every second round (a run just after a clone and the
+    deletion of the last round's clones is slower): a before-and-after
+    comparison from one alternating run.
     """
     mechlint, checker = _tool("mechlint"), _tool("check-jsonschema")
     if not mechlint or not checker:
@@ -153,9 +158,20 @@ def fresh(source: Path, files: int, runs: int) -> list[str]:
     sarif = ["--format", "sarif", "--output", "report.sarif", "--fail-on", "never"]
     names = ("fresh clone, SARIF, every rule", "same clone, second run", "one file, fresh clone", "one file, warm")
     times: dict[str, list[float]] = {name: [] for name in (*names, "check-jsonschema", "check-jsonschema, one file")}
+    earlier = "fresh clone, SARIF, every rule, before"
+    times[earlier] = []
     memory: list[int] = []
     timed([checker, "--schemafile", str(SCHEMA), one], source)  # warm-up: bytecode
+
+    def earlier_fresh() -> float:
+        assert before is not None
+        old_clone, old_cache = _clone(source, work)
+        seconds = timed([before, "check", *sarif, "content"], old_clone, old_cache)[0]
+        shutil.rmtree(old_clone), shutil.rmtree(old_cache)
+        return seconds
+
     for round_ in range(runs + 1):
+        old = earlier_fresh() if before and round_ % 2 else 0.0  # which of the two goes first alternates
         clone, cache_home = _clone(source, work)
         cold, peak = timed([mechlint, "check", *sarif, "content"], clone, cache_home)
         second = timed([mechlint, "check", *sarif, "content"], clone, cache_home)[0]
@@ -164,10 +180,12 @@ def fresh(source: Path, files: int, runs: int) -> list[str]:
         one_cold = timed([mechlint, "check", *sarif, one], one_clone, one_cache)[0]
         one_warm = timed([mechlint, "check", *sarif, one], clone, cache_home)[0]
         one_schema = timed([checker, "--schemafile", str(SCHEMA), one], clone)[0]
+        if before and not round_ % 2:
+            old = earlier_fresh()
         print(
             f"round {round_}{' (warm-up, not counted)' if not round_ else ''}: {_load()}; fresh {cold:.2f} s, "
             f"second {second:.2f} s, check-jsonschema {schema:.2f} s; one file {one_cold:.3f} / {one_warm:.3f} s, "
-            f"check-jsonschema {one_schema:.3f} s",
+            f"check-jsonschema {one_schema:.3f} s" + (f"; before: fresh {old:.2f} s" if before else ""),
             flush=True,
         )
         shutil.rmtree(clone), shutil.rmtree(cache_home), shutil.rmtree(one_clone), shutil.rmtree(one_cache)
@@ -179,6 +197,7 @@ def fresh(source: Path, files: int, runs: int) -> list[str]:
             strict=True,
         ):
             times[name].append(value)
+        times[earlier].append(old)
         memory.append(peak)
     base, one_base = (
         statistics.median(times["check-jsonschema"]),
@@ -190,7 +209,7 @@ def fresh(source: Path, files: int, runs: int) -> list[str]:
         "| run | mechlint | check-jsonschema (schema only) | mechlint / check-jsonschema |",
         "|---|---|---|---|",
     ]
-    for name in names:
+    for name in (*names, earlier) if before else names:
         reference = one_base if name.startswith("one file") else base
         wall = statistics.median(times[name])
         lines.append(f"| {name} | {wall:.3f} s | {reference:.3f} s | **{wall / reference:.2f}** |")
@@ -208,6 +227,7 @@ def main() -> None:
     parser.add_argument("--history", action="store_true", help="half the sources only in git history (corpus.py)")
     parser.add_argument("--frozen", action="store_true", help="every mechanism with a frozen copy (corpus.py)")
     parser.add_argument("--fresh", action="store_true", help="the CI path: fresh clone, empty caches, SARIF")
+    parser.add_argument("--before", help="with --fresh: another mechlint executable, timed in the same rounds")
     args = parser.parse_args()
     folder = args.folder or Path(tempfile.mkdtemp(prefix="mechlint-bench-"))
     if not (folder / "content").exists():
@@ -218,7 +238,7 @@ def main() -> None:
     if not args.runs:
         pass  # --runs 0: only the --scale table
     elif args.fresh:
-        print("\n".join(fresh(folder, args.files, args.runs)))
+        print("\n".join(fresh(folder, args.files, args.runs, args.before)))
     else:
         print(f"All {args.files} files:\n")
         print("\n".join(compare(folder, ["content"], args.files, args.runs, args.ajv)))

@@ -31,6 +31,21 @@ def default_jobs(count: int) -> int:
     return max(1, min(len(os.sched_getaffinity(0)), 8))
 
 
+#: Chunks per worker: enough that the last ones are short, so no worker waits long for another at the end.
+CHUNKS_PER_JOB = 32
+
+
+def chunks(total: int, jobs: int) -> list[tuple[int, int]]:
+    """``(start, stop)`` ranges that cover ``range(total)`` in order, handed to the workers one at a time.
+
+    A worker that finishes its last chunk waits for the others' last ones,
+    so chunks are small (about ``total / (jobs * CHUNKS_PER_JOB)``, at least 4
+    files so that sending one costs little beside checking it, at most 64).
+    """
+    size = max(4, min(64, total // (jobs * CHUNKS_PER_JOB)))
+    return [(start, min(start + size, total)) for start in range(0, total, size)]
+
+
 def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the parent, which stops them; so no worker prints a traceback."""
     import signal
@@ -62,13 +77,11 @@ def run_all(
             if progress is not None:
                 progress(done, total)
         return
-    size = max(8, min(256, total // (jobs * 8) or 1))
-    chunks = [(start, min(start + size, total)) for start in range(0, total, size)]
     _work, _items = work, items  # type: ignore[assignment]
     pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts)
     try:
         done = 0
-        for results in pool.imap(_run_chunk, chunks):
+        for results in pool.imap(_run_chunk, chunks(total, jobs)):
             for result in results:
                 done += 1
                 yield result  # type: ignore[misc]

@@ -256,6 +256,22 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
     A line break always ends a sentence; inside a line, see :func:`_line_sentences`.
     """
+    if "\n" not in text:
+        marks = text.count(".") + text.count("!") + text.count("?") + text.count("…")
+        if not marks or (marks == 1 and text[-1] in ".!?…"):  # no end, or only the last character: one sentence
+            return [_trim(text, 0, len(text))] if text and not text.isspace() else []
+        first = _END.search(text)
+        if first is None:  # no sentence end: one sentence, or none
+            return [_trim(text, 0, len(text))] if text and not text.isspace() else []
+        if first.end() == len(text):  # the only end is the end of the text
+            end = first.end(2)
+            return [_trim(text, 0, end)] if not text[:end].isspace() else []
+        return _line_sentences(text)
+    return sentences_plain(text)
+
+
+def sentences_plain(text: str) -> list[tuple[int, int]]:
+    """What :func:`sentences` gives, the plain way: each line split on its own (a test holds them equal)."""
     out: list[tuple[int, int]] = []
     start = 0
     for line in text.split("\n"):

@@ -21,7 +21,7 @@ _UNSUPPORTED = re.compile(r"\\[1-9]|\(\?<?[=!]|\(\?P=|\(\?\(")
 
 
 class Matcher(Protocol):
-    def search(self, text: str) -> Any: ...
+    def search(self, text: str, pos: int = 0) -> Any: ...
 
 
 class UnsafePattern(ValueError):

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from mechlint.invariants.formula import ATOMS, KEY_ATOMS, MAX_KEY, Node, glob_pattern, show
+from mechlint.invariants.textsearch import text_column
 from mechlint.saferegex import compile_pattern
 
 MAX_TEXT = 10_000  # characters of one step's text that a regex sees
@@ -97,8 +98,7 @@ def atom_column(
     if node.op == "path":
         return _keys_column(node, [step.paths for step in steps], binding)
     if node.op == "text":
-        search = compile_pattern(node.values[0]).search
-        return [search(step.text[:MAX_TEXT]) is not None for step in steps]
+        return text_column(node.values[0], [step.text[:MAX_TEXT] for step in steps])
     key, pattern = node.values
     search = compile_pattern(pattern).search
     return [key in step.state and search(step.state[key][:MAX_TEXT]) is not None for step in steps]

@@ -3,7 +3,9 @@
 Blob digests come from the cache when known and from ``git cat-file --batch``
 otherwise; the set of reachable blobs is recomputed only when the refs
 change. A blob that wins a lookup is read and hashed again before it is
-believed.
+believed, unless this process read and hashed it itself (a fresh clone:
+every digest was just made from git's bytes, so a second read would only
+repeat the first).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from mechlint.provenance.paths import lfs_oid
 Row = tuple[str, str, str | None, str | None]
 #: Below this many unknown objects one ``cat-file`` is enough; above, several stream in parallel.
 PARALLEL_FROM = 2000
+#: How many blobs this process remembers having hashed itself (their digests need no second read).
+REMEMBERED = 1 << 16
 
 
 def _digest_rows(reader: CatFile, oids: list[str]) -> list[Row]:
@@ -37,6 +41,15 @@ class BlobIndex:
         self.history = history
         self.cache = cache
         self._ready = False
+        #: ``oid -> (sha256, lfs oid)`` of blobs hashed here from git's bytes: what :meth:`verified` would read.
+        self._hashed: dict[str, tuple[str | None, str | None]] = {}
+
+    def _add(self, rows: list[Row]) -> None:
+        self.cache.add(rows)
+        room = REMEMBERED - len(self._hashed)
+        for oid, kind, sha256, lfs in rows[: max(room, 0)]:
+            if kind == "blob":
+                self._hashed[oid] = (sha256, lfs)
 
     def _hash_missing(self, oids: Iterable[str]) -> None:
         wanted = list(dict.fromkeys(oids))
@@ -45,7 +58,7 @@ class BlobIndex:
         if not missing:
             return
         if len(missing) < PARALLEL_FROM:
-            self.cache.add(_digest_rows(self.history.cat, missing))
+            self._add(_digest_rows(self.history.cat, missing))
             return
         workers = max(2, min(4, (os.cpu_count() or 1) + 1))
         chunks = [missing[start::workers] for start in range(workers)]
@@ -61,7 +74,7 @@ class BlobIndex:
 
         with ThreadPoolExecutor(workers) as pool:
             for rows in pool.map(work, chunks):
-                self.cache.add(rows)
+                self._add(rows)
 
     def digest(self, oid: str) -> str | None:
         self._hash_missing([oid])
@@ -70,10 +83,18 @@ class BlobIndex:
     def digests(self, oids: Iterable[str]) -> dict[str, str | None]:
         wanted = list(oids)
         self._hash_missing(wanted)
-        return {oid: self.cache.sha256_of(oid) for oid in wanted}
+        hashed = self._hashed
+        return {oid: hashed[oid][0] if oid in hashed else self.cache.sha256_of(oid) for oid in wanted}
 
     def verified(self, oid: str, digest: str) -> bool:
-        """Read the blob again and check that its bytes (or its LFS pointer) have ``digest``."""
+        """Read the blob again and check that its bytes (or its LFS pointer) have ``digest``.
+
+        A blob this process hashed itself is not read again: its id names its
+        bytes, and the digests of those bytes are already known.
+        """
+        hashed = self._hashed.get(oid)
+        if hashed is not None:
+            return digest in hashed
         for _, kind, content in self.history.cat.read_many([oid]):
             if kind == "blob" and content is not None:
                 return hashlib.sha256(content).hexdigest() == digest or lfs_oid(content) == digest

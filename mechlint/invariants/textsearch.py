@@ -1,0 +1,82 @@
+"""The column of a ``text(...)`` atom: whether its pattern finds a match in each step's text.
+
+:func:`text_column_plain` searches each text; :func:`text_column` gives the
+same with fewer searches (most patterns match in few steps, and a search
+costs mostly its call). A test holds them equal.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from functools import cache
+
+from mechlint.saferegex import compile_pattern
+
+__all__ = ["text_column", "text_column_plain"]
+
+
+def text_column_plain(pattern: str, texts: list[str]) -> list[bool]:
+    """Whether ``pattern`` finds a match in each text: one search per text."""
+    search = compile_pattern(pattern).search
+    return [search(text) is not None for text in texts]
+
+
+def text_column(pattern: str, texts: list[str]) -> list[bool]:
+    """What :func:`text_column_plain` gives, with one search over the joined texts for the steps without a match.
+
+    Most patterns match in few steps, and a search costs mostly its call. In
+    the texts joined by line breaks every match a text has is still a match
+    (to ``\\b`` and ``\\B`` a line break is a non-word character, as the edge
+    of a text is), unless the pattern has an anchor: a pattern that may have
+    one (``^``, ``$``, ``\\A``, ``\\z``, see :func:`_anchors_text`) is searched
+    text by text. So the first match from the start of a text on says that
+    the texts before the one it starts in have none; that one is searched on
+    its own (the match may run on into the next text), and the search goes on
+    from the next text.
+    """
+    if len(texts) < 2 or _anchors_text(pattern):
+        return text_column_plain(pattern, texts)
+    search = compile_pattern(pattern).search
+    starts, position = [], 0
+    for text in texts:
+        starts.append(position)
+        position += len(text) + 1
+    joined = "\n".join(texts)
+    column = [False] * len(texts)
+    index = 0
+    try:
+        while index < len(texts) and (found := search(joined, starts[index])) is not None:
+            index = bisect_right(starts, found.start()) - 1
+            column[index] = search(texts[index]) is not None
+            index += 1
+    except UnicodeError:  # (a lone surrogate) the plain way says where, in which text
+        return text_column_plain(pattern, texts)
+    return column
+
+
+@cache
+def _anchors_text(pattern: str) -> bool:
+    """Whether ``pattern`` may hold ``^``, ``$``, ``\\A``, ``\\z`` or ``\\Z`` outside a class; ``True`` when unsure."""
+    if "^" not in pattern and "$" not in pattern and "\\" not in pattern:
+        return False
+    index, end = 0, len(pattern)
+    while index < end:
+        char = pattern[index]
+        if char == "\\":
+            if pattern[index + 1 : index + 2] in ("A", "z", "Z", "Q", ""):
+                return True  # an anchor (\Z: Python's re), a quoted run (\Q...\E) or a dangling backslash
+            index += 2
+        elif char == "[":  # a class: ^ and $ in it are characters; it ends at the first ] not escaped or first
+            index += 1
+            index += pattern[index : index + 1] == "^"
+            index += pattern[index : index + 1] == "]"
+            while index < end and pattern[index] != "]":
+                index += 2 if pattern[index] == "\\" else 1
+            if index >= end:
+                return True
+            index += 1
+        elif char in "^$":
+            return True
+        else:
+            index += 1
+    return False
