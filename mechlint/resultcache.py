@@ -184,11 +184,8 @@ class ResultCache:
             return None
         if connection is None:
             return None
-        try:  # a cache: losing the last writes to a crash is fine, waiting for the disk on each is not
+        with contextlib.suppress(sqlite3.Error):  # a cache: losing the last writes to a crash is fine (see open_cache)
             connection.execute("PRAGMA journal_mode = WAL")
-            connection.execute("PRAGMA synchronous = OFF")
-        except sqlite3.Error:
-            pass
         self._connection, self._pid, self._secret, self._broken = connection, os.getpid(), secret, False
         return connection
 

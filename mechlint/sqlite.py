@@ -62,6 +62,9 @@ def open_cache(
             path.parent.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
             connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+            # A cache: a write need not wait for the disk (a file a crash left broken fails the check and is
+            # made again). Set before the schema, so that making a new cache does not wait either.
+            connection.execute("PRAGMA synchronous = OFF")
             connection.execute("BEGIN IMMEDIATE")  # fails fast if another process holds the lock
             connection.execute("ROLLBACK")
             connection.executescript(schema)

@@ -72,10 +72,7 @@ class BlobCache:
             except CacheBusy:
                 break  # locked by another process: in memory this time, and the file is left alone
             if connection is not None:
-                self.location = str(path)
-                # A cache: a write need not wait for the disk (a fresh clone adds a row per source, about 5 ms
-                # each with a sync); a file a power cut left broken fails the quick check and is made again.
-                connection.execute("PRAGMA synchronous = OFF")
+                self.location = str(path)  # written without waiting for the disk (see open_cache)
                 return connection
         connection = sqlite3.connect(":memory:", isolation_level=None)
         connection.executescript(_SCHEMA)
