@@ -242,6 +242,8 @@ def build(folder: Path, files: int, mode: str, seed: int = 11, history: bool = F
     folder.mkdir(parents=True, exist_ok=True)
     if not (folder / ".git").exists():
         subprocess.run(["git", "init", "-q", str(folder)], check=True)
+        # no automatic gc: packing in the background while a benchmark clones the corpus breaks the clone
+        subprocess.run(["git", "config", "gc.auto", "0"], cwd=folder, check=True)
     template = json.loads(TEMPLATE.read_text(encoding="utf-8"))
     rng = random.Random(seed)
     for index in range(files):
