@@ -242,7 +242,7 @@ def build(folder: Path, files: int, mode: str, seed: int = 11, history: bool = F
     folder.mkdir(parents=True, exist_ok=True)
     if not (folder / ".git").exists():
         subprocess.run(["git", "init", "-q", str(folder)], check=True)
-        # no automatic gc: packing in the background while a benchmark clones the corpus breaks the clone
+        # no automatic gc: packing in the background while a benchmark clones the corpus broke the clone
         subprocess.run(["git", "config", "gc.auto", "0"], cwd=folder, check=True)
     template = json.loads(TEMPLATE.read_text(encoding="utf-8"))
     rng = random.Random(seed)
@@ -310,6 +310,8 @@ def _commit(folder: Path, message: str) -> None:
     env |= {"GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com", "PATH": os.environ["PATH"]}
     subprocess.run(["git", "add", "-A"], cwd=folder, check=True, env=env)
     subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", message], cwd=folder, check=True, env=env)
+    # one pack, as a clone from a server has (and never git's automatic gc, run in the background)
+    subprocess.run(["git", "repack", "-a", "-d", "-q"], cwd=folder, check=True, env=env)
 
 
 def main() -> None:
