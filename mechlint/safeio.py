@@ -194,7 +194,7 @@ def _temporary_beside(target: Path) -> tuple[int, str]:
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        temporary = str(target.parent / f".{target.name}.{os.urandom(6).hex()}.tmp")
+        temporary = str(target.parent / f".{target.name}.{os.urandom(4).hex()}.tmp")  # as long as mkstemp's
         try:
             return os.open(temporary, flags, 0o600), temporary
         except FileExistsError:

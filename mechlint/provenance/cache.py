@@ -45,7 +45,9 @@ def _check_version(connection: sqlite3.Connection) -> None:
         connection.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (VERSION,))
     elif stored[0] != VERSION:
         raise StaleCache("an older cache format")
-    connection.execute("PRAGMA quick_check").fetchone()
+    verdict = connection.execute("PRAGMA quick_check").fetchone()
+    if verdict is None or verdict[0] != "ok":
+        raise StaleCache("the cache failed SQLite's quick check")
 
 
 class BlobCache:

@@ -222,7 +222,6 @@ def run(command: list[str], cwd: str, env: dict[str, str], what: str) -> tuple[i
     """
     process = start(command, cwd, env, interactive=False)
     judge = Judge(process, what)
-    verdict = ""
     try:
         while True:
             try:
@@ -232,12 +231,18 @@ def run(command: list[str], cwd: str, env: dict[str, str], what: str) -> tuple[i
                 verdict = judge.verdict(waiting=True)
                 if verdict:
                     kill_group(process)
-                    out, err = process.communicate()
-                    break
+                    _close(process)
+                    raise GitError(verdict) from None
     finally:
         if process.poll() is None:  # interrupted (Ctrl-C): leave nothing running
             kill_group(process)
             process.wait()
-    if verdict:
-        raise GitError(verdict)
     return process.returncode, out, err
+
+
+def _close(process: subprocess.Popen[bytes]) -> None:
+    """Stop reading a killed process: a program it started in a session of its own may keep its pipes open."""
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
+    process.wait()

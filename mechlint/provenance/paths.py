@@ -41,6 +41,8 @@ def path_problem(path: str) -> str | None:
             category = unicodedata.category(char)
             if category in ("Cc", "Cf", "Zl", "Zp"):
                 return f"the path contains the control or invisible character U+{ord(char):04X}"
+            if category == "Cs":  # "\ud800" in JSON: half of a UTF-16 pair, not a character
+                return f"the path contains U+{ord(char):04X}, a lone surrogate that no file name can hold"
     if "\\" in path:
         return "the path contains a backslash; use / between folders"
     if path.startswith("-"):

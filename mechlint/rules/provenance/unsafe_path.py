@@ -2,8 +2,9 @@
 
 Refused before the disk is touched: an empty path, an absolute path, a ``.``,
 ``..``, empty or ``.git`` component (in any case), a backslash, a leading
-``-``, and control or invisible characters (including NUL, newlines and
-bidirectional overrides). Refused after resolving: a symbolic link that leads
+``-``, control or invisible characters (including NUL, newlines and
+bidirectional overrides), and a lone surrogate (``"\\ud800"`` in the JSON, half
+of a UTF-16 pair, which no file name can hold). Refused after resolving: a symbolic link that leads
 outside the repository, a link loop or a broken link, and anything that is not
 a regular file (a folder, a FIFO, a device); a FIFO or a device is never
 opened. A file larger than 256 MiB is not hashed.
