@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from mechlint.config import EnabledRule
 from mechlint.document import Document
-from mechlint.model import Finding, Level, LocatedTrace, Notification, Result
+from mechlint.model import Finding, LocatedTrace, Notification, Result
 from mechlint.rules.mechlint.internal_error import META as INTERNAL_ERROR_RULE
 from mechlint.rules.schema.unsupported_version import unsupported
 
@@ -41,22 +41,8 @@ def run_rules(document: Document, enabled: Sequence[EnabledRule]) -> tuple[list[
                 findings.append(Finding(INTERNAL_ERROR, message, level=internal.level))
             continue
         level = entry.level  # a finding may raise its own level above the configured one, never lower it
-        findings.extend(f if f.level == level else _with_level(f, max(level, f.level or level)) for f in found)
+        findings.extend(f if f.level == level else f._replace(level=max(level, f.level or level)) for f in found)
     return findings, notifications
-
-
-def _with_level(f: Finding, level: Level) -> Finding:
-    """The finding at the configured level (a plain constructor call: ``dataclasses.replace`` is slower)."""
-    return Finding(
-        rule_id=f.rule_id,
-        message=f.message,
-        pointer=f.pointer,
-        on_key=f.on_key,
-        offset=f.offset,
-        span=f.span,
-        trace=f.trace,
-        level=level,
-    )
 
 
 def place(document: Document, finding: Finding) -> Result:

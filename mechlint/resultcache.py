@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mechlint.model import Level, LocatedTrace, Region, Result
+from mechlint.safeio import temporary_beside
 from mechlint.sqlite import CacheBusy, open_cache
 
 if TYPE_CHECKING:
@@ -77,9 +78,9 @@ def load_secret(folder: Path) -> bytes | None:
         return found
     if os.path.islink(path) or (os.path.lexists(path) and not os.path.isfile(path)):
         return None  # something else is there: run without the cache rather than touch it
-    temporary = folder / f".secret.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    temporary = ""
     try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+        fd, temporary = temporary_beside(path)
         with os.fdopen(fd, "wb") as stream:
             stream.write(secrets.token_bytes(SECRET_SIZE))
         try:
@@ -90,8 +91,9 @@ def load_secret(folder: Path) -> bytes | None:
     except OSError:
         return None
     finally:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+        if temporary:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
     return _read_secret(path)
 
 

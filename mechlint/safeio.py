@@ -173,7 +173,7 @@ def write_atomically(path: Path, data: bytes | Iterable[bytes], inside: Path | N
         mode = 0o666 & ~_umask()
     else:
         mode = stat.S_IMODE(info.st_mode)
-    handle, temporary = _temporary_beside(target)
+    handle, temporary = temporary_beside(target)
     try:
         with os.fdopen(handle, "wb", buffering=1 << 16) as stream:
             os.fchmod(stream.fileno(), mode)
@@ -185,12 +185,12 @@ def write_atomically(path: Path, data: bytes | Iterable[bytes], inside: Path | N
         raise
 
 
-def _temporary_beside(target: Path) -> tuple[int, str]:
+def temporary_beside(target: Path) -> tuple[int, str]:
     """A new file ``.NAME.RANDOM.tmp`` next to ``target``, open for writing, readable only by its owner.
 
     What :func:`tempfile.mkstemp` does (an exclusive create that follows no
     link, retried on a clash), without importing :mod:`tempfile` and its
-    dependencies on every run that writes a report.
+    dependencies on every run that writes a report. Also where the result cache makes its secret.
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
