@@ -30,18 +30,19 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from mechlint.discovery import glob_regex
 from mechlint.errors import ConfigError
 from mechlint.model import FileReport, Result
+from mechlint.records import Record
 
 BASELINE_VERSION = 2
 _NAMING_KEYS = ("id", "path", "title", "name")
 MAX_BASELINE = 64 * 1024 * 1024
 
 
-class Suppression(NamedTuple):
+class Suppression(Record):
     path: str
     rule: str
     pointer: str | None
@@ -115,7 +116,7 @@ def _suppression_mistakes(entry: Any, where: str, ids: set[str], families: set[s
     return mistakes
 
 
-class Suppressed(NamedTuple):
+class Suppressed(Record):
     """The results with each match marked suppressed, and how many results each suppression (by number) matched."""
 
     results: list[Result]

@@ -12,9 +12,8 @@ registered is the business of :mod:`mechlint.langregistry`.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from mechlint.prose import word_set
+from mechlint.records import Record
 
 IRREGULAR = word_set(
     "en-gb-oed i-ami i-bnn i-default i-enochian i-hak i-klingon i-lux i-mingo i-navajo i-pwn i-tao i-tay "
@@ -23,7 +22,7 @@ IRREGULAR = word_set(
 REGULAR = word_set("art-lojban cel-gaulish no-bok no-nyn zh-guoyu zh-hakka zh-min zh-min-nan zh-xiang")
 
 
-class Tag(NamedTuple):
+class Tag(Record):
     """The subtags of a well-formed tag, by role, as written. ``grandfathered`` is set for a tag listed whole."""
 
     language: str = ""

@@ -15,13 +15,14 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from mechlint.datafile import parse_toml
 from mechlint.discovery import DEFAULT_EXCLUDE as DEFAULT_EXCLUDE  # where the defaults of discovery live
 from mechlint.discovery import DEFAULT_INCLUDE
 from mechlint.errors import ConfigError
 from mechlint.model import LEVEL_NAMES, Level
+from mechlint.records import Record
 from mechlint.registry import rules_by_id
 from mechlint.rules import Rule, RuleContext
 from mechlint.safeio import NotReadable, read_regular
@@ -49,14 +50,14 @@ _TOP_LEVEL_KEYS = {
 }
 
 
-class EnabledRule(NamedTuple):
+class EnabledRule(Record):
     rule: Rule
     level: Level
     options: Mapping[str, Any]
     context: RuleContext
 
 
-class Config(NamedTuple):
+class Config(Record):
     """The merged configuration of one run; frozen once built."""
 
     source: Path | None = None

@@ -21,8 +21,9 @@ import stat
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import BinaryIO, NamedTuple, Protocol
+from typing import BinaryIO, Protocol
 
+from mechlint.records import Record
 from mechlint.safeio import describe_mode as describe_mode  # re-exported for the provenance paths
 from mechlint.safeio import read_at_most
 
@@ -42,7 +43,7 @@ DEFAULT_EXCLUDE = (
 )
 
 
-class Candidate(NamedTuple):
+class Candidate(Record):
     """A file to check: named on the command line (``explicit``) or found by walking a folder."""
 
     path: Path

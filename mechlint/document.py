@@ -13,10 +13,11 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from mechlint.jsonscan import JsonSyntaxError, ScanResult, locate, parse_int, scan, string_offsets
 from mechlint.model import Finding, Region
+from mechlint.records import Record
 from mechlint.rules.schema.duplicate_key import META as DUPLICATE_KEY_RULE
 from mechlint.rules.schema.invalid_json import META as INVALID_JSON_RULE
 
@@ -178,7 +179,7 @@ class Document:
         return Region(line, start - starts[line - 1] + 1, end_line, end - starts[end_line - 1] + 1)
 
 
-class _Decoded(NamedTuple):
+class _Decoded(Record):
     """The text of a file's bytes (``None`` when they are not UTF-8), the text to show, and what is wrong."""
 
     text: str | None

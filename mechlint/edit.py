@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from mechlint.document import Document
 from mechlint.jsonscan import string_offsets
+from mechlint.records import Record
 from mechlint.safeio import write_atomically
 
 __all__ = ["StringEdit", "apply_edits", "write_atomically"]
 
 
-class StringEdit(NamedTuple):
+class StringEdit(Record):
     pointer: str
     start: int
     end: int

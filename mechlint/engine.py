@@ -14,7 +14,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from mechlint.adoption import (
     Baseline,
@@ -47,6 +47,7 @@ from mechlint.model import (
 )
 from mechlint.parallel import default_jobs, run_all
 from mechlint.paths import display_path, relative_to_base, repository_uri
+from mechlint.records import Record
 from mechlint.report.fingerprint import fingerprints_of_lines
 from mechlint.rules.mechlint.unreadable_file import META as UNREADABLE_FILE_RULE
 from mechlint.services import RunServices
@@ -57,7 +58,7 @@ if TYPE_CHECKING:  # the result cache (and SQLite) is imported only by runs that
     from mechlint.resultcache import ResultCache
 
 
-class LintOptions(NamedTuple):
+class LintOptions(Record):
     """How :func:`lint` runs, besides what it checks (``paths``) and the configuration.
 
     ``root``: the project root (default: the nearest folder with ``.git``).

@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from mechlint.bcp47 import Tag, parse
+from mechlint.records import Record
 from mechlint.resources import data_folder
 
 #: Region codes people write that ISO 3166 (and so the registry) does not use.
@@ -33,7 +34,7 @@ class Codes:
         return isinstance(code, str) and code.isalnum() and f" {code} " in self._text
 
 
-class Registry(NamedTuple):
+class Registry(Record):
     file_date: str
     subtags: dict[str, Codes]  # by type: language, extlang, script, region, variant (lower case)
     extlang_prefix: dict[str, str]

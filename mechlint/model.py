@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import NamedTuple
+
+from mechlint.records import Record
 
 
 class Level(enum.IntEnum):
@@ -44,14 +45,14 @@ class Keep(enum.IntEnum):
     STORIES = 2
 
 
-class TraceStep(NamedTuple):
+class TraceStep(Record):
     """One place in the story behind a finding (a SARIF thread-flow location)."""
 
     pointer: str
     message: str
 
 
-class Finding(NamedTuple):
+class Finding(Record):
     """A problem a rule found, before it is placed on a line.
 
     ``pointer`` is an RFC 6901 JSON pointer into the document. ``on_key`` points
@@ -71,7 +72,7 @@ class Finding(NamedTuple):
     level: Level | None = None
 
 
-class Region(NamedTuple):
+class Region(Record):
     """A 1-based region; ``end_column`` is exclusive, columns count code points."""
 
     start_line: int
@@ -80,13 +81,13 @@ class Region(NamedTuple):
     end_column: int
 
 
-class LocatedTrace(NamedTuple):
+class LocatedTrace(Record):
     region: Region
     message: str
     pointer: str
 
 
-class Result(NamedTuple):
+class Result(Record):
     """A finding placed in a file, ready for a reporter."""
 
     path: str
@@ -121,27 +122,27 @@ class Result(NamedTuple):
 # What a mechanism shows, for a report that draws it (built by :func:`mechlint.story.story_of`).
 
 
-class SourceStory(NamedTuple):
+class SourceStory(Record):
     pointer: str
     path: str
     sha256: str
     description: str
 
 
-class TargetStory(NamedTuple):
+class TargetStory(Record):
     key: str
     kind: str
     label: str
 
 
-class StateValue(NamedTuple):
+class StateValue(Record):
     key: str
     label: str
     value: str
     changed: bool
 
 
-class StepStory(NamedTuple):
+class StepStory(Record):
     pointer: str
     title: str
     description: str
@@ -154,7 +155,7 @@ class StepStory(NamedTuple):
     state: tuple[StateValue, ...]
 
 
-class ScenarioStory(NamedTuple):
+class ScenarioStory(Record):
     pointer: str
     id: str
     title: str
@@ -162,7 +163,7 @@ class ScenarioStory(NamedTuple):
     steps: tuple[StepStory, ...]
 
 
-class Story(NamedTuple):
+class Story(Record):
     title: str
     description: str
     alt: str
@@ -175,7 +176,7 @@ class Story(NamedTuple):
         return next((t for t in self.targets if t.key == key), None)
 
 
-class FileReport(NamedTuple):
+class FileReport(Record):
     """All results of one file, and the information reporters need about it."""
 
     path: str
@@ -189,7 +190,7 @@ class FileReport(NamedTuple):
     story: Story | None = None
 
 
-class Notification(NamedTuple):
+class Notification(Record):
     """A problem of the tool rather than of a file (a rule that crashed)."""
 
     message: str
@@ -197,7 +198,7 @@ class Notification(NamedTuple):
     path: str
 
 
-class RuleInfo(NamedTuple):
+class RuleInfo(Record):
     """What a reporter may say about a rule that ran, built-in or from configuration.
 
     The report carries one for every rule of the run, so that no reporter looks
@@ -216,7 +217,7 @@ class RuleInfo(NamedTuple):
     precision: str = "high"
 
 
-class Report(NamedTuple):
+class Report(Record):
     """The whole outcome of a run; reporters only format it."""
 
     files: tuple[FileReport, ...]

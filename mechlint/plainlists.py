@@ -13,16 +13,16 @@ from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 from itertools import pairwise
 from pathlib import Path
-from typing import NamedTuple
 
 from mechlint.datafile import check_schema, read_toml
+from mechlint.records import Record
 from mechlint.resources import data_folder
 
 SCHEMA_NAME = "word-lists.schema.json"
 SHIPPED = ("plain/words.toml", "plain/acronyms.toml")
 
 
-class Substitution(NamedTuple):
+class Substitution(Record):
     word: str
     use: str
     why: str

@@ -21,10 +21,11 @@ import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from mechlint.jsonscan import escape_token
 from mechlint.placeholder import is_placeholder
+from mechlint.records import Record
 from mechlint.views import as_object, members, scenarios
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-class Passage(NamedTuple):
+class Passage(Record):
     pointer: str
     text: str
     kind: Kind
@@ -66,7 +67,7 @@ SEPARATOR = "\x00"
 Payload = TypeVar("Payload")
 
 
-class Joined(NamedTuple):
+class Joined(Record):
     """The passages of a document as one text, for one regex pass over the whole file.
 
     A pattern run over ``text`` finds what it finds in each passage, as long
@@ -390,7 +391,7 @@ has_letter = re.compile(r"[^\W\d_]").search
 CACHE_SIZE = 1 << 11
 
 
-class Analysis(NamedTuple):
+class Analysis(Record):
     """A string split once: its sentences, the STE words of each (as written), and its code spans."""
 
     sentences: tuple[tuple[int, int], ...]

@@ -18,12 +18,13 @@ import sys
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from mechlint import __version__
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error, error
 from mechlint.cli.output import text_width, use_color, write_output, write_output_chunks
 from mechlint.cli.stdin import project_root_for, read_stdin, stdin_conflict
+from mechlint.records import Record
 from mechlint.terminal import printable
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ class FailOn(StrEnum):
 Writes = list[tuple[Format, "Path | None", "OutputOptions"]]
 
 
-class CheckOptions(NamedTuple):
+class CheckOptions(Record):
     """The arguments of ``check`` as typed: names and numbers are checked by :func:`run_check`, so that both
     parsers give the same message for a mistake."""
 

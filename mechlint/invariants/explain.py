@@ -9,14 +9,14 @@ Messages name the scenario by its ``id``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
 
 from mechlint.invariants.formula import ATOMS, TEMPORAL, Node, glob_pattern, show
 from mechlint.invariants.monitor import StepView, atom_keys, verb
+from mechlint.records import Record
 from mechlint.views import quote
 
 
-class Explanation(NamedTuple):
+class Explanation(Record):
     message: str
     trace: tuple[tuple[int, str], ...]  # (step index, what happens there)
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
-from typing import NamedTuple
 
+from mechlint.records import Record
 from mechlint.saferegex import UnsafePattern, compile_pattern
 
 MAX_FORMULA_LENGTH = 10_000
@@ -53,7 +53,7 @@ class FormulaError(Exception):
         self.offset = offset
 
 
-class Node(NamedTuple):
+class Node(Record):
     """One subformula. ``op`` is an operator, an atom kind, ``const`` or ``ref``."""
 
     op: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from mechlint.datafile import check_schema, line_of, read_toml
 from mechlint.document import Document
@@ -14,13 +14,14 @@ from mechlint.invariants.explain import explain
 from mechlint.invariants.formula import FormulaError, Node, parse
 from mechlint.invariants.monitor import Targets, candidate_bindings, evaluate, step_view
 from mechlint.model import Finding, Level, TraceStep
+from mechlint.records import Record
 from mechlint.rules import Example, Rule, RuleContext, RuleMeta
 from mechlint.views import quote, scenarios, steps, target_kind, targets
 
 SCHEMA_NAME = "invariants.schema.json"
 
 
-class Invariant(NamedTuple):
+class Invariant(Record):
     name: str
     level: Level
     summary: str

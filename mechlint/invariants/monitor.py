@@ -15,17 +15,18 @@ import itertools
 import operator
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from mechlint.invariants.formula import ATOMS, KEY_ATOMS, MAX_KEY, Node, glob_pattern, show
 from mechlint.invariants.textsearch import text_column
+from mechlint.records import Record
 from mechlint.saferegex import compile_pattern
 
 MAX_TEXT = 10_000  # characters of one step's text that a regex sees
 MAX_BINDINGS = 10_000
 
 
-class Targets(NamedTuple):
+class Targets(Record):
     """The file's target keys, all and by kind, for the ``target`` atom; built once per file."""
 
     keys: frozenset[str] = frozenset()
@@ -46,7 +47,7 @@ class Targets(NamedTuple):
 NO_TARGETS = Targets()
 
 
-class StepView(NamedTuple):
+class StepView(Record):
     """What an atom can see of one step."""
 
     title: str
@@ -104,7 +105,7 @@ def atom_column(
     return [key in step.state and search(step.state[key][:MAX_TEXT]) is not None for step in steps]
 
 
-class _Shape(NamedTuple):
+class _Shape(Record):
     """What the monitor needs of a formula, computed once per formula object."""
 
     root: Node

@@ -16,9 +16,9 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import NamedTuple
 
 from mechlint.provenance.errors import GitError
+from mechlint.records import Record
 
 #: Folders of a git folder that git never reads for mechlint's commands (and may be large).
 _SKIPPED = frozenset({"modules", "lfs", "mechlint", "logs", "hooks", "rr-cache"})
@@ -29,7 +29,7 @@ _MAX_ENTRIES = 200_000
 _MAX_SMALL = 64 * 1024
 
 
-class GitDirs(NamedTuple):
+class GitDirs(Record):
     git_dir: Path
     common_dir: Path
 
@@ -160,7 +160,7 @@ def _alternates(objects: Path, depth: int = 0) -> list[Path]:
     return found
 
 
-class Configuration(NamedTuple):
+class Configuration(Record):
     """What mechlint needs from a repository's own configuration files."""
 
     partial: bool

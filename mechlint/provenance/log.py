@@ -8,14 +8,15 @@ read git's answers the same way.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+
+from mechlint.records import Record
 
 __all__ = ["Revision", "is_hex", "parse_log"]
 
 _HEX = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
 
-class Revision(NamedTuple):
+class Revision(Record):
     """One commit in a path's history: the blob the path held after it (``None`` when deleted)."""
 
     commit: str

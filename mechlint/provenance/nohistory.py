@@ -12,7 +12,9 @@ Importing this module starts no git and imports nothing heavy.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from mechlint.records import Record
 
 if TYPE_CHECKING:
     from mechlint.provenance.cache import BlobCache
@@ -20,13 +22,13 @@ if TYPE_CHECKING:
     from mechlint.provenance.log import Revision
 
 
-class RepositoryState(NamedTuple):
+class RepositoryState(Record):
     shallow: bool
     partial: bool
     head: str | None
 
 
-class Unavailable(NamedTuple):
+class Unavailable(Record):
     """Why history could not answer, and whether the repository should have answered (then it is an error)."""
 
     why: str

@@ -16,9 +16,10 @@ import re
 import stat
 import unicodedata
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from mechlint.discovery import describe_mode, lexical_relative
+from mechlint.records import Record
 
 MAX_SOURCE_SIZE = 256 * 1024 * 1024
 #: Files up to this size are kept in memory to explain a mismatch (line endings, LFS pointers).
@@ -62,7 +63,7 @@ def path_problem(path: str) -> str | None:
 Kind = Literal["file", "absent", "special", "outside", "unreadable"]
 
 
-class FileState(NamedTuple):
+class FileState(Record):
     """What is at a source path in the working tree."""
 
     kind: Kind

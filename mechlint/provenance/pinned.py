@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+
+from mechlint.records import Record
 
 if TYPE_CHECKING:
     from mechlint.provenance.errors import GitError
@@ -23,7 +25,7 @@ FAILED = "failed"  # git failed while looking (``Pinned.error`` says how)
 SUBMODULE = "submodule"  # the path is inside a nested repository, whose history is not read
 
 
-class Pinned(NamedTuple):
+class Pinned(Record):
     """Where the pinned bytes of a source are, or why that is unknown."""
 
     kind: str

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from mechlint.provenance import paths as working_tree
 from mechlint.provenance.pinned import FAILED, HISTORY, NO_HISTORY
 from mechlint.provenance.repository import Repository, git_toplevel, refs_key
 from mechlint.provenance.source import Source
+from mechlint.records import Record
 from mechlint.views import as_object, items, quote
 
 __all__ = ["CLASSIFICATION", "DEFAULT_FROZEN", "Located", "Provenance", "Sourced", "frozen_regex", "git_toplevel"]
@@ -31,7 +32,7 @@ DEFAULT_FROZEN = "research/*/before/**"
 CLASSIFICATION = "2: lineage, holders"
 
 
-class Sourced(NamedTuple):
+class Sourced(Record):
     """A source of a document: where it is in the document, and its facts."""
 
     #: The RFC 6901 pointer of the source (``/sources/N``).
@@ -39,7 +40,7 @@ class Sourced(NamedTuple):
     source: Source
 
 
-class Located(NamedTuple):
+class Located(Record):
     """Where the bytes of a source are, as ``pin``, ``attest`` and ``verify`` need it.
 
     ``kind`` is ``working-tree`` (the file has the wanted bytes), ``history``

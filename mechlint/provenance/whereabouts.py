@@ -19,7 +19,9 @@ import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+
+from mechlint.records import Record
 
 if TYPE_CHECKING:
     from mechlint.provenance.git import History
@@ -44,7 +46,7 @@ def lineage(revisions: list[Revision], path: str) -> list[Revision]:
     return kept
 
 
-class Holder(NamedTuple):
+class Holder(Record):
     """A path (relative to the sources' folder) that holds the pinned bytes at HEAD, or held them in ``commit``."""
 
     path: str

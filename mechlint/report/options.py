@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from mechlint.records import Record
 
 __all__ = ["DEFAULT_WIDTH", "OutputOptions"]
 
@@ -10,7 +10,7 @@ __all__ = ["DEFAULT_WIDTH", "OutputOptions"]
 DEFAULT_WIDTH = 120
 
 
-class OutputOptions(NamedTuple):
+class OutputOptions(Record):
     color: bool = False
     root_uri: str = ""
     tool_version: str = ""

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from mechlint.model import Finding, Level, TraceStep
+from mechlint.records import Record
 
 if TYPE_CHECKING:
     from mechlint.document import Document  # for annotations only: the loader takes its rule ids from rules
@@ -27,7 +28,7 @@ OptionKind = Literal["integer", "number", "string", "strings", "boolean"]
 Stage = Literal["load", "version", "document", "engine"]
 
 
-class Option(NamedTuple):
+class Option(Record):
     name: str
     kind: OptionKind
     default: Any
@@ -61,7 +62,7 @@ class Option(NamedTuple):
         return text
 
 
-class Example(NamedTuple):
+class Example(Record):
     """A runnable documentation example.
 
     With ``where`` set, ``json`` replaces the value at that JSON pointer in the
@@ -77,7 +78,7 @@ class Example(NamedTuple):
     setup: str = ""
 
 
-class RuleMeta(NamedTuple):
+class RuleMeta(Record):
     id: str
     level: Level
     summary: str
@@ -102,7 +103,7 @@ class RuleMeta(NamedTuple):
         raise KeyError(name)
 
 
-class RuleContext(NamedTuple):
+class RuleContext(Record):
     """What a rule may know beyond the document: its options and the run's word lists, read-only."""
 
     options: Mapping[str, Any] = MappingProxyType({})
@@ -123,7 +124,7 @@ class CheckFunction(Protocol):
     def __call__(self, document: Document, context: RuleContext) -> Iterator[Finding]: ...
 
 
-class Rule(NamedTuple):
+class Rule(Record):
     meta: RuleMeta
     check: Callable[[Document, RuleContext], Iterator[Finding]]
     doc: str

@@ -24,12 +24,12 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import chain
 from operator import add
-from typing import NamedTuple
 
 from mechlint import prose
 from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.prose import CACHE_SIZE, analyze, word_set
+from mechlint.records import Record
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.views import quote, readable_path
 
@@ -56,7 +56,7 @@ FUNCTION_WORDS = word_set(
 _FOLD_TABLE = str.maketrans({"/": None, "-": None, ".": None, " ": None, "’": "'"})
 
 
-class Use(NamedTuple):
+class Use(Record):
     surface: str
     size: int
     pointer: str
