@@ -27,7 +27,6 @@ import hashlib
 import hmac
 import json
 import os
-import secrets
 import sqlite3
 import stat
 import time
@@ -82,7 +81,7 @@ def load_secret(folder: Path) -> bytes | None:
     try:
         fd, temporary = temporary_beside(path)
         with os.fdopen(fd, "wb") as stream:
-            stream.write(secrets.token_bytes(SECRET_SIZE))
+            stream.write(os.urandom(SECRET_SIZE))  # what secrets.token_bytes gives, without importing it
         try:
             os.link(temporary, path)  # never replaces: a concurrent run's secret wins
         except FileExistsError:

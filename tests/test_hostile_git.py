@@ -541,3 +541,21 @@ def test_the_watchdog_stops_git_where_the_check_beforehand_would_not_see_a_fifo(
     found = bounded(lambda: findings(repo))
     assert [(rule, level) for rule, _, level, _ in found] == [("provenance/history-unavailable", Level.ERROR)]
     assert "no progress" in found[0][3]
+
+
+def test_a_git_program_the_repository_carries_is_never_run(
+    repo: Path, marker: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Relative ``PATH`` entries (empty, ``.``, ``bin``) name folders of the working folder: they are skipped."""
+    real = os.environ.get("PATH", os.defpath)
+    for folder in (repo, repo / "bin"):
+        folder.mkdir(exist_ok=True)
+        script(folder, marker, name="git")
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("PATH", os.pathsep.join(["", ".", "bin", real]))
+    assert rules(bounded(lambda: findings(repo))) == STALE  # the real git, later on PATH, answered
+    assert not marker.exists()
+    monkeypatch.setenv("PATH", os.pathsep.join(["", ".", "bin"]))  # only relative entries: no git at all
+    found = bounded(lambda: findings(repo))
+    assert not marker.exists()
+    assert "git is not installed" in " ".join(message for *_, message in found)

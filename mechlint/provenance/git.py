@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import shutil
 import subprocess
 import threading
 from collections.abc import Iterable, Iterator
@@ -46,7 +45,7 @@ class Git:
     """Runs fixed git commands in one repository, once the repository passed :func:`vet`."""
 
     def __init__(self, worktree: Path) -> None:
-        executable = shutil.which("git")
+        executable = invoke.find_git()
         if executable is None:
             raise GitError("git is not installed", broken=False)
         self.executable = executable

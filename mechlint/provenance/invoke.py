@@ -73,6 +73,23 @@ PINNED: tuple[tuple[str, str], ...] = (
 )
 
 
+def find_git() -> str | None:
+    """The ``git`` program on ``PATH``, looked for only in absolute folders.
+
+    ``shutil.which`` also looks in relative ``PATH`` entries (an empty entry,
+    ``.``, ``bin``), which name folders of the working folder: in a
+    repository, a ``git`` program the repository carries. Those entries are
+    skipped, so a repository can never be the place git is found.
+    """
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        if not os.path.isabs(folder):
+            continue
+        candidate = os.path.join(folder, "git")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
 def clean_environment() -> dict[str, str]:
     """The environment git runs in: nothing ``GIT_*`` inherited, no prompts, no transport, no lazy fetch."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
