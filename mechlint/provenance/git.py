@@ -27,7 +27,7 @@ from typing import IO, TYPE_CHECKING, ClassVar, Literal
 
 from mechlint.provenance import gitdir, invoke
 from mechlint.provenance.errors import GitError
-from mechlint.provenance.log import Revision, is_hex, parse_log
+from mechlint.provenance.log import Revision, date_and_subject, is_hex, parse_log
 from mechlint.provenance.nohistory import NoHistory as NoHistory  # the other implementation, found beside this one
 from mechlint.provenance.nohistory import RepositoryState, Unavailable
 
@@ -353,8 +353,17 @@ class History:
         """``abc123def456 (2026-06-11, "subject")`` for messages."""
         if not is_hex(commit):
             return commit
+        question = "show\0" + commit
+        if question not in self._asked and (self.answers is None or self.answers.answer("", question) is None):
+            # the usual commit is read through the running cat-file; git show answers only for unusual ones
+            for _, kind, content in self.cat.read_many([commit]):
+                known = date_and_subject(content) if kind == "commit" and content is not None else None
+                if known is not None:
+                    self._asked[question] = known
+                    if self.answers is not None:
+                        self.answers.remember("", question, known)
         output = self._ask(
-            "show\0" + commit,
+            question,
             ("show", "-s", "--no-show-signature", "--format=%cs%x00%s", commit, "--"),
             per_refs=False,
             check=False,

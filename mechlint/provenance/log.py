@@ -8,12 +8,19 @@ read git's answers the same way.
 from __future__ import annotations
 
 import re
+import time
 
 from mechlint.records import Record
 
-__all__ = ["Revision", "is_hex", "parse_log"]
+__all__ = ["Revision", "date_and_subject", "is_hex", "parse_log"]
 
 _HEX = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+#: A well-formed committer line: name, <email>, seconds since 1970 and a +hhmm/-hhmm zone, single spaces.
+_COMMITTER = re.compile(rb"committer [^<\n]*<[^<>\n]*> ([0-9]{1,11}) ([+-])([0-9]{4})")
+#: 10000-01-01 in seconds since 1970: a later date is left to git.
+_YEAR_10000 = 253402300800
+#: What git's ``isspace`` takes for a blank (git's own ctype table: not ``\v`` or ``\f``).
+_GIT_BLANKS = b" \t\r\n"
 
 
 class Revision(Record):
@@ -59,3 +66,47 @@ def parse_log(output: bytes) -> list[Revision]:
             origin = names[0] if count == 2 and len(names) == 2 else None
             revisions.append(Revision(commit, time, path, blob, previous, origin))
     return revisions
+
+
+def date_and_subject(commit: bytes) -> bytes | None:
+    """What ``git show -s --format=%cs%x00%s`` prints for a commit object (its bytes), or ``None``.
+
+    ``%cs`` is the committer date, ``YYYY-MM-DD`` in the committer's own zone
+    (git turns ``+hhmm`` into ``hh * 60 + mm`` minutes). ``%s`` is the first
+    paragraph of the message: blank lines at its start skipped, each line's
+    trailing blanks removed, lines joined by a space. ``None`` for an object
+    git reads in ways of its own: a NUL byte (git stops there), an
+    ``encoding`` header (git re-encodes), no committer line, more than one, or
+    one not of the usual shape, a date before 1970 or after 9999. The caller
+    then asks git. ``tests/test_provenance_describe.py`` holds this equal to
+    git on usual and unusual commits.
+    """
+    if b"\0" in commit:
+        return None
+    header, _, message = commit.partition(b"\n\n")
+    fields = header.split(b"\n")
+    committers = [line for line in fields if line.startswith(b"committer ")]
+    if len(committers) != 1 or any(line.startswith(b"encoding ") for line in fields):
+        return None
+    ident = _COMMITTER.fullmatch(committers[0])
+    if ident is None:
+        return None
+    zone = int(ident[3])
+    minutes = zone // 100 * 60 + zone % 100
+    when = int(ident[1]) + (minutes if ident[2] == b"+" else -minutes) * 60
+    if not 0 <= when < _YEAR_10000:
+        return None
+    day = time.gmtime(when)
+    lines = iter(message.split(b"\n"))
+    subject: list[bytes] = []
+    for line in lines:
+        line = line.rstrip(_GIT_BLANKS)
+        if line:
+            subject.append(line)
+            break
+    for line in lines:
+        line = line.rstrip(_GIT_BLANKS)
+        if not line:
+            break
+        subject.append(line)
+    return b"%04d-%02d-%02d\0%s\n" % (day.tm_year, day.tm_mon, day.tm_mday, b" ".join(subject))
