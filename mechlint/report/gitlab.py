@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 from mechlint.model import Level, Region, Report
 from mechlint.report.fingerprint import result_fingerprints
 from mechlint.report.options import OutputOptions
+from mechlint.terminal import inert_json
 
 SEVERITIES = {Level.ERROR: "major", Level.WARNING: "minor", Level.NOTE: "info"}
 
@@ -54,4 +55,4 @@ def to_data(report: Report, options: OutputOptions) -> list[dict[str, Any]]:
 
 
 def render(report: Report, options: OutputOptions) -> str:
-    return json.dumps(to_data(report, options), indent=2, ensure_ascii=False) + "\n"
+    return inert_json(json.dumps(to_data(report, options), indent=2, ensure_ascii=False)) + "\n"

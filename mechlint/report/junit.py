@@ -14,6 +14,13 @@ report's first lines do. Notes and suppressed findings do not fail a test: they
 are listed in ``<system-out>``. A rule that crashed on the file is an
 ``<error>``. The findings about the configuration file (unused suppressions)
 are one more test case. The output is valid against Jenkins' ``junit-10.xsd``.
+
+XML 1.0 cannot hold most control characters, lone surrogates or U+FFFE and
+U+FFFF at all, even as character references, and a control character that it
+can hold would still act in a CI log: text from input is written as
+:mod:`mechlint.report.escape` shows it, a file name (the test's ``name``) as
+:func:`~mechlint.report.escape.visible_name` does (``bad\\x1b.json``, one name
+for one file), everything else as :func:`~mechlint.report.escape.visible` does.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from urllib.parse import unquote, urlsplit
 from xml.sax.saxutils import escape, quoteattr
 
 from mechlint.model import Level, Notification, Report, Result
+from mechlint.report.escape import visible, visible_name
 from mechlint.report.options import OutputOptions
 
 CLASSNAME = "mechlint"
@@ -49,20 +57,22 @@ def _plural(count: int, word: str) -> str:
 
 
 def _line(path: str, result: Result) -> str:
+    """One finding as a line of text, everything from input already made visible (``path`` included)."""
     region = result.region
-    suppressed = f" (suppressed: {result.suppressed})" if result.suppressed is not None else ""
+    suppressed = f" (suppressed: {visible(result.suppressed)})" if result.suppressed is not None else ""
     where = f"{path}:{region.start_line}:{region.start_column}"
-    return f"{where}: {result.level.label} {result.rule_id} {result.message}{suppressed}"
+    return f"{where}: {result.level.label} {visible(result.rule_id)} {visible(result.message)}{suppressed}"
 
 
-def _testcase(path: str, results: tuple[Result, ...], crashes: list[Notification]) -> tuple[str, bool, bool]:
+def _testcase(name: str, results: tuple[Result, ...], crashes: list[Notification]) -> tuple[str, bool, bool]:
     """The ``<testcase>`` element of one file, whether it failed, and whether it has an error."""
+    path = visible_name(name)
     problems = [r for r in results if r.suppressed is None and r.level >= Level.WARNING]
     others = [r for r in results if r not in problems]
     parts = []
     for crash in crashes:
         message = f"internal error in {crash.rule_id}: {crash.message}"
-        parts.append(f"<error type={_attribute(crash.rule_id)} message={_attribute(message)}/>")
+        parts.append(f"<error type={_attribute(visible(crash.rule_id))} message={_attribute(visible(message))}/>")
     if problems:
         counts = Counter(r.level for r in problems)
         message = " and ".join(
