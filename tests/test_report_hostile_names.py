@@ -295,3 +295,16 @@ def test_hostile_finding_text_in_every_report(ident: str, name: str, shown: str,
     report = _hostile_report(name)
     text = reporter(output_format)(report, OutputOptions(tool_version="1", show_source=True))
     CHECKS[output_format](text.encode("utf-8"), name, shown, MESSAGE)
+
+
+@pytest.mark.parametrize(
+    "uri", ["javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<script>x()</script>", "vbscript:x"]
+)
+def test_the_html_report_links_a_rule_only_to_a_web_page(uri: str) -> None:
+    report = _hostile_report("m.json")
+    rule = report.rules[0]._replace(help_uri=uri)
+    page = reporter("html")(report._replace(rules=(rule,)), OutputOptions())
+    document = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(page)
+    assert [a.get("href") for a in document.iter("a") if "rule" in (a.get("class") or "")] == []
+    good = reporter("html")(report._replace(rules=(rule._replace(help_uri="https://example.org/r"),)), OutputOptions())
+    assert 'href="https://example.org/r"' in good

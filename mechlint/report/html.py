@@ -131,8 +131,8 @@ def _finding(result: Result, links: dict[str, str]) -> str:
 
 
 def _rule_link(rule_id: str, links: dict[str, str]) -> str:
-    uri = links.get(rule_id)
-    if not uri:
+    uri = links.get(rule_id, "")
+    if not uri.lower().startswith(("https://", "http://")):  # no javascript: or data: link from a report built by hand
         return f'<span class="rule">{_e(rule_id)}</span>'
     return f'<a class="rule" href="{_e(uri)}">{_e(rule_id)}</a>'
 
