@@ -37,8 +37,14 @@ def _printable_line(line: str) -> str:
     return printable(line[:-1]) + "\r" if line.endswith("\r") else printable(line)
 
 
-#: Runs of characters beyond ASCII (and DEL): the only places where :func:`inert_json` may have work to do.
-_BEYOND_ASCII = re.compile("[\x7f-\U0010ffff]+")
+#: Printable characters common in text (ASCII, Latin, Greek, Cyrillic, punctuation, arrows, CJK, pictographs):
+#: :func:`inert_json` looks closer only at runs of other characters. Checked to be printable in the tests.
+PRINTABLE_RANGES = (
+    "\n\x20-\x7e\xa1-\xac\xae-\u0377\u0391-\u03a1\u03a3-\u03ff\u0400-\u052f"
+    "\u2010-\u2027\u2030-\u205e\u2070-\u2071\u20a0-\u20bf\u2100-\u214f\u2190-\u23ff\u2500-\u27bf"
+    "\u3001-\u303f\u4e00-\u9fef\U0001f300-\U0001f5ff"
+)
+_UNCOMMON = re.compile(f"[^{PRINTABLE_RANGES}]+")
 
 
 def _json_escape(char: str) -> str:
@@ -65,4 +71,4 @@ def inert_json(text: str) -> str:
     cannot even be written as UTF-8. They can only occur inside strings, where
     the escape means the same character: the data is unchanged.
     """
-    return _BEYOND_ASCII.sub(_inert_run, text)
+    return _UNCOMMON.sub(_inert_run, text)

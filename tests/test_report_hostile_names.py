@@ -21,6 +21,8 @@ from urllib.parse import unquote_to_bytes
 import html5lib
 import jsonschema
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mechlint.cli.run_check import Format
 from mechlint.model import FileReport, Level, LocatedTrace, Notification, Region, Report, Result, RuleInfo
@@ -308,3 +310,43 @@ def test_the_html_report_links_a_rule_only_to_a_web_page(uri: str) -> None:
     assert [a.get("href") for a in document.iter("a") if "rule" in (a.get("class") or "")] == []
     good = reporter("html")(report._replace(rules=(rule._replace(help_uri="https://example.org/r"),)), OutputOptions())
     assert 'href="https://example.org/r"' in good
+
+
+# --- the escaping helpers themselves ----------------------------------------------------------
+
+
+def test_the_common_characters_json_skips_are_all_printable() -> None:
+    from mechlint.terminal import PRINTABLE_RANGES
+
+    chars, index = [], 0
+    while index < len(PRINTABLE_RANGES):
+        if PRINTABLE_RANGES[index + 1 : index + 2] == "-":
+            chars += map(chr, range(ord(PRINTABLE_RANGES[index]), ord(PRINTABLE_RANGES[index + 2]) + 1))
+            index += 3
+        else:
+            chars.append(PRINTABLE_RANGES[index])
+            index += 1
+    assert len(chars) > 20000
+    assert [hex(ord(c)) for c in chars if not c.isprintable() and c != NEWLINE] == []
+
+
+EVERY_CHARACTER = st.text(st.characters(blacklist_categories=()), max_size=40)
+
+
+@given(EVERY_CHARACTER)
+def test_json_keeps_every_string_exactly_and_writes_nothing_raw(text: str) -> None:
+    from mechlint.terminal import inert_json
+
+    written = inert_json(json.dumps({text: [text]}, ensure_ascii=False, indent=1))
+    assert not _raw(written)
+    written.encode("utf-8")  # no lone surrogate left
+    assert json.loads(written) == {text: [text]}
+
+
+@given(EVERY_CHARACTER, EVERY_CHARACTER)
+def test_shown_names_are_printable_and_one_for_one(first: str, second: str) -> None:
+    from mechlint.report.escape import visible, visible_name
+
+    assert visible_name(first).isprintable() and visible(first).isprintable()
+    if first != second:
+        assert visible_name(first) != visible_name(second)
