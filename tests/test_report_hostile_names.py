@@ -15,6 +15,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import unquote_to_bytes
 
@@ -350,3 +351,19 @@ def test_shown_names_are_printable_and_one_for_one(first: str, second: str) -> N
     assert visible_name(first).isprintable() and visible(first).isprintable()
     if first != second:
         assert visible_name(first) != visible_name(second)
+
+
+@pytest.mark.parametrize("output_format", ["gitlab", "github", "junit"])
+def test_a_hostile_file_outside_the_repository_keeps_its_bytes(output_format: str) -> None:
+    """A file outside the repository is named by its ``file://`` URI, whose percent-escapes are the bytes on disk."""
+    name = os.fsdecode(b"/elsewhere/bad\x1b[2J\xff.json")
+    result = Result(name, "r/x", Level.ERROR, "m", "/title", Region(1, 1, 1, 2))
+    report = Report(files=(FileReport(name, Path(name).as_uri(), (result,)),), files_checked=1)
+    text = _decode(reporter(output_format)(report, OutputOptions()).encode("utf-8"))
+    if output_format == "gitlab":
+        assert [issue["location"]["path"] for issue in _strict_json(text)] == [name]
+    elif output_format == "github":
+        assert r"file=/elsewhere/bad\x1b[2J\xff.json," in text
+    else:
+        names = [case.get("name") for case in ElementTree.fromstring(text).iter("testcase")]
+        assert names == [r"/elsewhere/bad\x1b[2J\xff.json"]

@@ -23,7 +23,7 @@ from the document.
 
 from __future__ import annotations
 
-__all__ = ["visible", "visible_name"]
+__all__ = ["report_path", "visible", "visible_name"]
 
 _SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
@@ -53,3 +53,16 @@ def visible_name(name: str) -> str:
     if "\\" in name:
         name = name.replace("\\", "\\\\")
     return visible(name)
+
+
+def report_path(uri: str) -> str:
+    """The path a report names a file by: relative to the repository, or the path of its ``file://`` URI outside it.
+
+    The URI's percent-escapes are the bytes on disk: a byte that is not UTF-8
+    comes back as the lone surrogate Python reads it as (:pep:`383`), never U+FFFD.
+    """
+    if not uri.startswith("file://"):
+        return uri
+    from urllib.parse import unquote, urlsplit
+
+    return unquote(urlsplit(uri).path, errors="surrogateescape")

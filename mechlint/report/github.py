@@ -24,10 +24,9 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from urllib.parse import unquote, urlsplit
 
 from mechlint.model import Level, Report
-from mechlint.report.escape import visible, visible_name
+from mechlint.report.escape import report_path, visible, visible_name
 from mechlint.report.options import OutputOptions
 
 _COMMANDS = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "notice"}
@@ -42,11 +41,6 @@ def escape_data(text: str) -> str:
 
 def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def annotation_path(uri: str) -> str:
-    """The repository-relative path; a file outside the repository keeps its absolute path."""
-    return unquote(urlsplit(uri).path) if uri.startswith("file://") else uri
 
 
 def _inert(plain: list[str]) -> list[str]:
@@ -69,7 +63,7 @@ def render(report: Report, options: OutputOptions) -> str:
         results = [r for r in file_report.results if r.suppressed is None]
         if not results:
             continue
-        path = visible_name(annotation_path(file_report.uri))
+        path = visible_name(report_path(file_report.uri))
         lines.append(f"::group::{escape_data(path)} ({len(results)} finding{'s' if len(results) != 1 else ''})")
         plain = []
         for result in results:

@@ -27,11 +27,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from urllib.parse import unquote, urlsplit
 from xml.sax.saxutils import escape, quoteattr
 
 from mechlint.model import Level, Notification, Report, Result
-from mechlint.report.escape import visible, visible_name
+from mechlint.report.escape import report_path, visible, visible_name
 from mechlint.report.options import OutputOptions
 
 CLASSNAME = "mechlint"
@@ -46,10 +45,6 @@ def _text(text: str) -> str:
 
 def _attribute(text: str) -> str:
     return quoteattr(_NOT_XML.sub("\ufffd", text), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
-
-
-def _path(uri: str) -> str:
-    return unquote(urlsplit(uri).path) if uri.startswith("file://") else uri
 
 
 def _plural(count: int, word: str) -> str:
@@ -96,7 +91,7 @@ def _cases(report: Report) -> list[tuple[str, bool, bool]]:
         crashes.setdefault(notice.path, []).append(notice)
     cases = []
     for file_report in report.files:
-        cases.append(_testcase(_path(file_report.uri), file_report.results, crashes.pop(file_report.path, [])))
+        cases.append(_testcase(report_path(file_report.uri), file_report.results, crashes.pop(file_report.path, [])))
     for path, notices in crashes.items():  # a file whose report was left out (a report built by hand)
         cases.append(_testcase(path, (), notices))
     return cases
