@@ -6,6 +6,8 @@ someone else. Everything mechlint prints passes through one of these helpers,
 so that no escape sequence (``ESC [ 2 J``, a window title ``ESC ] 0 ; … BEL``),
 carriage return, line break or bidirectional override read from input can
 move the cursor, rewrite a line, fake a line of output or reorder text.
+The reports show the same characters as backslash escapes instead, so that a
+file name stays one name (:mod:`mechlint.report.escape`).
 """
 
 from __future__ import annotations
