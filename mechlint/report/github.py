@@ -12,12 +12,15 @@ Text from input is escaped for the runner and for the log viewer: GitHub's own
 escapes (``%25``, ``%0D``, ``%0A``, and ``%3A``, ``%2C`` in properties), then
 every other character that is not printable as a backslash escape
 (:mod:`mechlint.report.escape`: ``\\x1b``, ``\\u202e``, ``\\xff`` for a byte
-that is not UTF-8). A file name is shown as :func:`~mechlint.report.escape.visible_name`
-does it, in the ``file`` property too: a name that needs escaping is not the
-name on disk, so GitHub shows its annotations in the run's summary rather than
-on a file. The plain log lines of findings past the limits are wrapped in
-``::stop-commands::`` (with a token made from their own text, which they cannot
-contain), so no file name or message can start a command of its own there.
+that is not UTF-8). In the log a file name is shown as
+:func:`~mechlint.report.escape.visible_name` does it. The ``file`` property is
+the exact name, which GitHub matches with the repository's paths; a name that
+needs escaping has none (its escaped form is not the name on disk, and could be
+another file's): the escaped name and place start the message, and GitHub lists
+the annotation in the run's summary. The plain log lines of findings past the
+limits are wrapped in ``::stop-commands::`` (with a token made from their own
+text, which they cannot contain), so no file name or message can start a
+command of its own there.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
-from mechlint.model import Level, Report
+from mechlint.model import Level, Report, Result
 from mechlint.report.escape import report_path, visible, visible_name
 from mechlint.report.options import OutputOptions
 
@@ -41,6 +44,29 @@ def escape_data(text: str) -> str:
 
 def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _annotation(result: Result, exact: str, shown: str) -> str:
+    """``::error file=…,line=…::message``; a file whose name must be escaped is named in the message instead.
+
+    GitHub matches ``file`` with the repository's paths: an escaped name is
+    not the name on disk and could be another file's, so such an annotation
+    carries no file (GitHub lists it in the run's summary).
+    """
+    region = result.region
+    message = result.message
+    properties = [f"title={escape_property(result.rule_id)}"]
+    if exact.isprintable():
+        properties[:0] = [
+            f"file={escape_property(exact)}",
+            f"line={region.start_line}",
+            f"col={region.start_column}",
+            f"endLine={region.end_line}",
+            f"endColumn={region.end_column}",
+        ]
+    else:
+        message = f"{shown}:{region.start_line}:{region.start_column}: {message}"
+    return f"::{_COMMANDS[result.level]} {','.join(properties)}::{escape_data(message)}"
 
 
 def _inert(plain: list[str]) -> list[str]:
@@ -63,24 +89,15 @@ def render(report: Report, options: OutputOptions) -> str:
         results = [r for r in file_report.results if r.suppressed is None]
         if not results:
             continue
-        path = visible_name(report_path(file_report.uri))
+        exact = report_path(file_report.uri)
+        path = visible_name(exact)
         lines.append(f"::group::{escape_data(path)} ({len(results)} finding{'s' if len(results) != 1 else ''})")
         plain = []
         for result in results:
             region = result.region
             if used[result.level] < ANNOTATIONS_PER_LEVEL:
                 used[result.level] += 1
-                properties = ",".join(
-                    [
-                        f"file={escape_property(path)}",
-                        f"line={region.start_line}",
-                        f"col={region.start_column}",
-                        f"endLine={region.end_line}",
-                        f"endColumn={region.end_column}",
-                        f"title={escape_property(result.rule_id)}",
-                    ]
-                )
-                lines.append(f"::{_COMMANDS[result.level]} {properties}::{escape_data(result.message)}")
+                lines.append(_annotation(result, exact, path))
             else:
                 left_out += 1
                 where = f"{path}:{region.start_line}:{region.start_column}"
