@@ -13,18 +13,14 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from mechlint.model import Level, Region, Report
+from mechlint.report.escape import report_path
 from mechlint.report.fingerprint import result_fingerprints
 from mechlint.report.options import OutputOptions
+from mechlint.terminal import inert_json
 
 SEVERITIES = {Level.ERROR: "major", Level.WARNING: "minor", Level.NOTE: "info"}
-
-
-def _path(uri: str) -> str:
-    """The repository-relative path; a file outside the repository keeps its absolute path."""
-    return unquote(urlsplit(uri).path) if uri.startswith("file://") else uri
 
 
 def _positions(region: Region) -> dict[str, dict[str, int]]:
@@ -37,7 +33,7 @@ def _positions(region: Region) -> dict[str, dict[str, int]]:
 def to_data(report: Report, options: OutputOptions) -> list[dict[str, Any]]:
     issues = []
     for file_report in report.files:
-        path = _path(file_report.uri)
+        path = report_path(file_report.uri)
         for result, fingerprint in zip(file_report.results, result_fingerprints(file_report), strict=True):
             if result.suppressed is not None:
                 continue
@@ -54,4 +50,4 @@ def to_data(report: Report, options: OutputOptions) -> list[dict[str, Any]]:
 
 
 def render(report: Report, options: OutputOptions) -> str:
-    return json.dumps(to_data(report, options), indent=2, ensure_ascii=False) + "\n"
+    return inert_json(json.dumps(to_data(report, options), indent=2, ensure_ascii=False)) + "\n"

@@ -9,6 +9,12 @@ subject's bar: landmarks, headings in order, text contrast of at least 4.5:1,
 and no information by colour alone (every level, kind and change is also a
 word).
 
+Text from input is escaped twice over: first made visible as
+:mod:`mechlint.report.escape` does it (HTML text cannot hold most control
+characters, lone surrogates or noncharacters, and a bidirectional override
+would reorder the page), file names with backslashes doubled so they name one
+file (``bad\\x1b.json``), then HTML-escaped (``&lt;``, ``&amp;``, ``&quot;``).
+
 Long: the page is one template written as small functions, one per part (totals, filters, storyboards,
 findings); its style and script are the files beside it.
 """
@@ -24,6 +30,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from mechlint.model import Level, Report, Result
+from mechlint.report.escape import visible, visible_name
 from mechlint.report.options import OutputOptions
 
 if TYPE_CHECKING:
@@ -56,7 +63,13 @@ def _asset(name: str) -> str:
 
 
 def _e(text: object) -> str:
-    return escape(str(text), quote=True)
+    """Text from input, made visible and HTML-escaped (for text and for quoted attribute values)."""
+    return escape(visible(str(text)), quote=True)
+
+
+def _name(path: str) -> str:
+    """A file name, made visible one for one (backslashes doubled) and HTML-escaped."""
+    return escape(visible_name(path), quote=True)
 
 
 def _plural(count: int, word: str) -> str:
@@ -118,8 +131,8 @@ def _finding(result: Result, links: dict[str, str]) -> str:
 
 
 def _rule_link(rule_id: str, links: dict[str, str]) -> str:
-    uri = links.get(rule_id)
-    if not uri:
+    uri = links.get(rule_id, "")
+    if not uri.lower().startswith(("https://", "http://")):  # no javascript: or data: link from a report built by hand
         return f'<span class="rule">{_e(rule_id)}</span>'
     return f'<a class="rule" href="{_e(uri)}">{_e(rule_id)}</a>'
 
@@ -148,7 +161,7 @@ def _sources(story: Story, placed: _Placed, provenance: bool) -> str:
         status = _source_status(results, bool(source.sha256), provenance)
         digest = f"<code>{_e(source.sha256[:12])}…</code>" if source.sha256 else "none"
         rows.append(
-            f"<tr><td><code>{_e(source.path)}</code><br>{_e(source.description)}</td>"
+            f"<tr><td><code>{_name(source.path)}</code><br>{_e(source.description)}</td>"
             f'<td>{digest}</td><td><span class="status">{_e(status)}</span>{placed.shown(results)}</td></tr>'
         )
     return (
@@ -274,7 +287,7 @@ def _file_section(number: int, file: FileReport, open_: bool, provenance: bool, 
         placed.claim_unplaced(set())
     counts = Counter(r.level for r in file.results)
     tally = ", ".join(_plural(counts[level], level.label) for level in _LEVELS if counts[level]) or "no findings"
-    heading = f'<h2 id="file-{number}"><code>{_e(file.path)}</code> <span class="count">({tally})</span></h2>'
+    heading = f'<h2 id="file-{number}"><code>{_name(file.path)}</code> <span class="count">({tally})</span></h2>'
     if story is not None:
         title = f'<p class="title"><strong>{_e(story.title) or "<em>no title</em>"}</strong></p>'
         alt = f'<p><span class="label">Alt text:</span> {_e(story.alt) or "<em>none</em>"}</p>'
@@ -300,7 +313,7 @@ def _totals(report: Report, files: list[FileReport]) -> str:
     family_rows = "".join(f'<tr><th scope="row">{_e(f)}</th><td>{n}</td></tr>' for f, n in sorted(by_family.items()))
     worst = [f for f in files if f.results][:10]
     worst_items = "".join(
-        f'<li><a href="#file-{n}"><code>{_e(f.path)}</code></a>: {_plural(len(f.results), "finding")}</li>'
+        f'<li><a href="#file-{n}"><code>{_name(f.path)}</code></a>: {_plural(len(f.results), "finding")}</li>'
         for n, f in enumerate(worst)
     )
     return (
@@ -340,7 +353,7 @@ def render(report: Report, options: OutputOptions) -> str:
     links = {rule.id: rule.help_uri for rule in report.rules}
     sections = "".join(_file_section(n, f, fold_open, provenance, links) for n, f in enumerate(files))
     notices = "".join(
-        f"<li>internal error in {_e(n.rule_id)} on <code>{_e(n.path)}</code></li>" for n in report.notifications
+        f"<li>internal error in {_e(n.rule_id)} on <code>{_name(n.path)}</code></li>" for n in report.notifications
     )
     version = f" {_e(options.tool_version)}" if options.tool_version else ""
     return (

@@ -14,16 +14,23 @@ report's first lines do. Notes and suppressed findings do not fail a test: they
 are listed in ``<system-out>``. A rule that crashed on the file is an
 ``<error>``. The findings about the configuration file (unused suppressions)
 are one more test case. The output is valid against Jenkins' ``junit-10.xsd``.
+
+XML 1.0 cannot hold most control characters, lone surrogates or U+FFFE and
+U+FFFF at all, even as character references, and a control character that it
+can hold would still act in a CI log: text from input is written as
+:mod:`mechlint.report.escape` shows it, a file name (the test's ``name``) as
+:func:`~mechlint.report.escape.visible_name` does (``bad\\x1b.json``, one name
+for one file), everything else as :func:`~mechlint.report.escape.visible` does.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from urllib.parse import unquote, urlsplit
 from xml.sax.saxutils import escape, quoteattr
 
 from mechlint.model import Level, Notification, Report, Result
+from mechlint.report.escape import report_path, visible, visible_name
 from mechlint.report.options import OutputOptions
 
 CLASSNAME = "mechlint"
@@ -40,29 +47,27 @@ def _attribute(text: str) -> str:
     return quoteattr(_NOT_XML.sub("\ufffd", text), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
-def _path(uri: str) -> str:
-    return unquote(urlsplit(uri).path) if uri.startswith("file://") else uri
-
-
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _line(path: str, result: Result) -> str:
+    """One finding as a line of text, everything from input already made visible (``path`` included)."""
     region = result.region
-    suppressed = f" (suppressed: {result.suppressed})" if result.suppressed is not None else ""
+    suppressed = f" (suppressed: {visible(result.suppressed)})" if result.suppressed is not None else ""
     where = f"{path}:{region.start_line}:{region.start_column}"
-    return f"{where}: {result.level.label} {result.rule_id} {result.message}{suppressed}"
+    return f"{where}: {result.level.label} {visible(result.rule_id)} {visible(result.message)}{suppressed}"
 
 
-def _testcase(path: str, results: tuple[Result, ...], crashes: list[Notification]) -> tuple[str, bool, bool]:
+def _testcase(name: str, results: tuple[Result, ...], crashes: list[Notification]) -> tuple[str, bool, bool]:
     """The ``<testcase>`` element of one file, whether it failed, and whether it has an error."""
+    path = visible_name(name)
     problems = [r for r in results if r.suppressed is None and r.level >= Level.WARNING]
     others = [r for r in results if r not in problems]
     parts = []
     for crash in crashes:
         message = f"internal error in {crash.rule_id}: {crash.message}"
-        parts.append(f"<error type={_attribute(crash.rule_id)} message={_attribute(message)}/>")
+        parts.append(f"<error type={_attribute(visible(crash.rule_id))} message={_attribute(visible(message))}/>")
     if problems:
         counts = Counter(r.level for r in problems)
         message = " and ".join(
@@ -86,7 +91,7 @@ def _cases(report: Report) -> list[tuple[str, bool, bool]]:
         crashes.setdefault(notice.path, []).append(notice)
     cases = []
     for file_report in report.files:
-        cases.append(_testcase(_path(file_report.uri), file_report.results, crashes.pop(file_report.path, [])))
+        cases.append(_testcase(report_path(file_report.uri), file_report.results, crashes.pop(file_report.path, [])))
     for path, notices in crashes.items():  # a file whose report was left out (a report built by hand)
         cases.append(_testcase(path, (), notices))
     return cases

@@ -73,7 +73,15 @@ def _region(region: Region) -> dict[str, int]:
 def _artifact(uri: str) -> dict[str, str]:
     if uri.startswith("file://"):
         return {"uri": uri}
-    return {"uri": quote(uri, safe="/"), "uriBaseId": "%SRCROOT%"}
+    return {"uri": quote(_uri_bytes(uri), safe="/"), "uriBaseId": "%SRCROOT%"}
+
+
+def _uri_bytes(path: str) -> bytes:
+    """The bytes a URI percent-encodes: a byte of a file name that is not UTF-8 (PEP 383) is that byte again."""
+    try:
+        return path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that no byte stands for (a name not read from disk)
+        return path.encode("utf-8", "surrogatepass")
 
 
 def _result(

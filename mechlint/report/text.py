@@ -9,6 +9,13 @@ source line is cut to ``OutputOptions.width`` columns around the span, with
 problems) and notes apart. ``OutputOptions.statistics`` lists one line per rule
 instead of the findings; ``quiet`` 1 keeps only the summary, 2 nothing.
 Colour only when asked (on a terminal).
+
+Text from input cannot act on the terminal: a file name is shown as
+:func:`~mechlint.report.escape.visible_name` does it (``bad\\x1b[2J.json``,
+backslashes doubled, so it names one file), messages, rule ids and reasons as
+:func:`~mechlint.report.escape.visible` does; the source excerpt has every
+character that is not printable replaced by U+FFFD one for one
+(:func:`mechlint.terminal.printable`), so the carets stay under the span.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import unicodedata
 from collections import Counter
 
 from mechlint.model import Level, Report, Result
+from mechlint.report.escape import visible, visible_name
 from mechlint.report.options import OutputOptions
 from mechlint.terminal import printable
 
@@ -111,18 +119,18 @@ def format_result(result: Result, options: OutputOptions | None = None) -> list[
     options = options or OutputOptions()
     color = options.color
     region = result.region
-    head = f"{printable(result.path)}:{region.start_line}:{region.start_column}:"
+    head = f"{visible_name(result.path)}:{region.start_line}:{region.start_column}:"
     level = _paint(result.level.label, _BOLD + _COLORS[result.level], color)
-    rule = _paint(printable(result.rule_id), _DIM, color)
-    note = f" (suppressed: {printable(result.suppressed)})" if result.suppressed is not None else ""
-    lines = [f"{_paint(head, _BOLD, color)} {level} {rule} {printable(result.message)}{note}"]
+    rule = _paint(visible(result.rule_id), _DIM, color)
+    note = f" (suppressed: {visible(result.suppressed)})" if result.suppressed is not None else ""
+    lines = [f"{_paint(head, _BOLD, color)} {level} {rule} {visible(result.message)}{note}"]
     if not _shows_source(result, options):
         return lines
     lines.extend(_snippet(result, options))
     if result.trace:
         lines.append("    trace:")
         lines.extend(
-            f"      {step.region.start_line}:{step.region.start_column} {printable(step.message)}"
+            f"      {step.region.start_line}:{step.region.start_column} {visible(step.message)}"
             for step in result.trace
         )
     return lines
@@ -139,12 +147,12 @@ def statistics(report: Report) -> list[str]:
     if not rows:
         return []
     count_width = len(str(rows[0][1]))
-    rule_width = max(len(printable(rule_id)) for rule_id, _ in rows)
+    rule_width = max(len(visible(rule_id)) for rule_id, _ in rows)
     lines = []
     for rule_id, count in rows:
         level = "/".join(level.label for level in sorted(levels[rule_id], reverse=True))
-        summary = printable(summaries.get(rule_id, ""))
-        lines.append(f"{count:>{count_width}}  {printable(rule_id):<{rule_width}}  {level:<7}  {summary}".rstrip())
+        summary = visible(summaries.get(rule_id, ""))
+        lines.append(f"{count:>{count_width}}  {visible(rule_id):<{rule_width}}  {level:<7}  {summary}".rstrip())
     return lines
 
 
@@ -163,7 +171,7 @@ def _counts(report: Report) -> str:
     """Errors and warnings are the problems; notes are counted apart."""
     files = _plural(report.files_checked, "file")
     if report.stopped:
-        return f"Stopped before checking any file: {report.stopped}."
+        return f"Stopped before checking any file: {visible(report.stopped)}."
     if not report.files_checked:
         return (
             "No mechanism files found: folders are searched for the include patterns "
@@ -212,7 +220,7 @@ def render(report: Report, options: OutputOptions) -> str:
         lines.append("")
     for notice in report.notifications:
         lines.append(
-            f"mechlint: internal error in {printable(notice.rule_id)} on {printable(notice.path)}; please report it"
+            f"mechlint: internal error in {visible(notice.rule_id)} on {visible_name(notice.path)}; please report it"
         )
     lines.append(summary(report))
     return "\n".join(lines) + "\n"
