@@ -151,6 +151,10 @@ def lint(
         return checked
 
     workers = default_jobs(len(candidates)) if jobs is None else jobs
+    if workers > 1 and len(candidates) > 1:
+        from mechlint.provenance import early
+
+        early.discard()  # the workers, forked, open history themselves
     collector = PausedCollector()
     try:
         for candidate, (report, found) in zip(candidates, run_all(candidates, work, workers, progress), strict=True):

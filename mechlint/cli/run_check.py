@@ -194,6 +194,19 @@ def _given_files_targets(targets: Sequence[str], config: Config, project_root: P
 
 def run_check(options: CheckOptions) -> int:
     """Run ``mechlint check``; the exit code."""
+    named = options.paths and options.stdin_filename is None and "-" not in options.paths
+    if not named or options.since is not None or options.changed_files:
+        return _run_check(options)
+    from mechlint.provenance import early
+
+    early.begin(options.paths)  # git works while the rules load (a few files named)
+    try:
+        return _run_check(options)
+    finally:
+        early.discard()  # a run stopped before it needed history (a configuration error) leaves nothing running
+
+
+def _run_check(options: CheckOptions) -> int:
     from mechlint.adoption import BASELINE_VERSION, baseline_text, load_baseline
     from mechlint.cli.progress import progress_bar
     from mechlint.config import load_config

@@ -71,8 +71,21 @@ class Git:
         self.vet()
         return self._run(args, check)
 
+    def start(self, *args: str) -> subprocess.Popen[bytes]:
+        """Start ``git ARGS`` and return at once; :meth:`finish` waits for its output."""
+        self.vet()
+        return invoke.start(self.command(*args), os.fspath(self.worktree), self.env, interactive=False)
+
+    def finish(self, process: subprocess.Popen[bytes], args: tuple[str, ...], check: bool = True) -> bytes:
+        """The output of a command :meth:`start` started, checked as :meth:`run` checks it."""
+        return self._checked(invoke.finish(process, args[0]), check)
+
     def _run(self, args: tuple[str, ...], check: bool) -> bytes:
-        code, out, err = invoke.run(self.command(*args), os.fspath(self.worktree), self.env, args[0])
+        return self._checked(invoke.run(self.command(*args), os.fspath(self.worktree), self.env, args[0]), check)
+
+    @staticmethod
+    def _checked(done: tuple[int, bytes, bytes], check: bool) -> bytes:
+        code, out, err = done
         if check and code != 0:
             message = err.decode("utf-8", "replace").strip().splitlines()
             raise explain(message[-1] if message else f"git exited with {code}")
@@ -208,6 +221,8 @@ class History:
         self._refs: str | None = None
         self._changes: AllChanges | None = None
         self._unanswered = 0
+        #: git commands started before the run needed their answers (:meth:`prefetch`), each used once.
+        self._early: dict[str, tuple[subprocess.Popen[bytes], tuple[str, ...], bool]] = {}
 
     def _ask(self, question: str, args: tuple[str, ...], *, per_refs: bool = True, check: bool = True) -> bytes:
         """The output of ``git ARGS``, asked once a run, and kept between runs while the refs stay the same.
@@ -219,7 +234,9 @@ class History:
         refs = self.refs_key() if per_refs else ""
         answer = self.answers.answer(refs, question) if self.answers is not None else None
         if answer is None:
-            answer = self.git.run(*args, check=check)
+            answer = self._early_answer(question)
+            if answer is None:
+                answer = self.git.run(*args, check=check)
             if self.answers is not None:
                 self.answers.remember(refs, question, answer)
         self._asked[question] = answer
@@ -238,7 +255,8 @@ class History:
             # what `git rev-parse --is-shallow-repository` reads, without a process of its own
             shallow = (self.common_dir / "shallow").is_file()
             partial = self.git.vet().partial
-            head_out = self.git.run("rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False).strip()
+            head_out = self._early_answer("head") or self.git.run(*_HEAD, check=False)
+            head_out = head_out.strip()
             head = head_out.decode() if is_hex(head_out.decode("ascii", "replace")) else None
             self._state = RepositoryState(shallow, partial, head)
         return self._state
@@ -272,15 +290,31 @@ class History:
             followed = changes.follow(path) if changes is not None else None
             if followed is not None:
                 return followed
-        output = self._ask(
-            question,
-            (
-                "log", *ALL_REFS, "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
-                "--follow", "-M", "--no-textconv", "--no-ext-diff", "--no-color", "--format=%x01%H %ct",
-                "--end-of-options", "--", path,
-            ),
-        )  # fmt: skip
-        return parse_log(output)
+        return parse_log(self._ask(question, _log_of(path)))
+
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Start now what the run will ask git later (HEAD, the refs, the log of each path), and return at once.
+
+        Called by :mod:`mechlint.provenance.early` before the run has this
+        history: git works while mechlint loads its rules. Each command's
+        output is read, and checked, when the run asks that very question
+        (:meth:`_early_answer`); one never asked is stopped by :meth:`close`.
+        """
+        commands: list[tuple[str, tuple[str, ...], bool]] = [("refs", _REFS, True)]
+        if self._state is None:
+            commands.insert(0, ("head", _HEAD, False))
+        commands += [("log-no-stash\0" + path, _log_of(path), True) for path in paths]
+        for question, args, check in commands:
+            if question not in self._early and question not in self._asked:
+                self._early[question] = (self.git.start(*args), args, check)
+
+    def _early_answer(self, question: str) -> bytes | None:
+        """The output of the command :meth:`prefetch` started for ``question`` (once), or ``None``."""
+        started = self._early.pop(question, None)
+        if started is None:
+            return None
+        process, args, check = started
+        return self.git.finish(process, args, check)
 
     def _all_changes(self, question: str) -> AllChanges | None:
         """The one pass over history, once it is cheaper than asking about each path (kept between runs)."""
@@ -345,7 +379,9 @@ class History:
         return [line for line in output.decode("ascii", "replace").split() if is_hex(line)]
 
     def refs_fingerprint(self) -> str:
-        output = self.git.run("for-each-ref", "--format=%(objectname) %(refname)")
+        output = self._early_answer("refs")
+        if output is None:
+            output = self.git.run(*_REFS)
         head = (self.state().head or "").encode()
         return hashlib.sha256(output + b"\0" + head).hexdigest()
 
@@ -386,13 +422,38 @@ class History:
 
     def close(self) -> None:
         self.cat.close()
+        for process, _, _ in self._early.values():  # started early, never asked: not needed after all
+            invoke.kill_group(process)
+            invoke.close(process)
+        self._early.clear()
 
 
-def open_history(worktree: Path) -> History:
-    """The history of the repository whose top folder is ``worktree``; raises :class:`GitError`."""
+_HEAD = ("rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+_REFS = ("for-each-ref", "--format=%(objectname) %(refname)")
+
+
+def _log_of(path: str) -> tuple[str, ...]:
+    """``git log`` of one path on every ref but the stash, renames followed (see :meth:`History.path_history`)."""
+    return (
+        "log", *ALL_REFS, "--full-history", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z",
+        "--follow", "-M", "--no-textconv", "--no-ext-diff", "--no-color", "--format=%x01%H %ct",
+        "--end-of-options", "--", path,
+    )  # fmt: skip
+
+
+def open_history(worktree: Path, paths: Iterable[str] | None = None) -> History:
+    """The history of the repository whose top folder is ``worktree``; raises :class:`GitError`.
+
+    With ``paths``, HEAD, the refs and the log of each path are asked at once
+    and the answers read later (:meth:`History.prefetch`); HEAD is then
+    checked by the first :meth:`History.state`.
+    """
     git = Git(worktree)
     git.vet()
     dirs = gitdir.locate(worktree)
     history = History(worktree, dirs.git_dir, dirs.common_dir, git)
-    history.state()
+    if paths is None:
+        history.state()
+    else:
+        history.prefetch(paths)
     return history

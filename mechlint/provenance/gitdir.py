@@ -185,3 +185,29 @@ def parse_listing(listing: bytes, worktree: Path, git_dir: Path, what: str) -> C
         if lowered == "extensions.partialclone" or (section == "remote" and name.endswith(".promisor")):
             partial = partial or value.lower() not in ("", "false", "no", "off", "0")
     return Configuration(partial)
+
+
+def git_toplevel(start: Path, known: dict[str, Path | None] | None = None) -> Path | None:
+    """The nearest folder at or above ``start`` that holds ``.git``.
+
+    ``known`` remembers the answer for every folder looked at, so that the
+    mechanism files of one run, folder after folder, cost a lookup each.
+    """
+    looked: list[str] = []
+    found: Path | None = None
+    folder = os.fspath(start)
+    while True:
+        if known is not None and folder in known:
+            found = known[folder]
+            break
+        looked.append(folder)
+        if os.path.exists(os.path.join(folder, ".git")):
+            found = Path(folder)
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    if known is not None:
+        known.update(dict.fromkeys(looked, found))
+    return found

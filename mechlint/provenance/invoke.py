@@ -237,7 +237,11 @@ def run(command: list[str], cwd: str, env: dict[str, str], what: str) -> tuple[i
     The waiting thread asks the :class:`Judge` between waits of :data:`POLL`
     seconds, so a short command starts no watchdog thread.
     """
-    process = start(command, cwd, env, interactive=False)
+    return finish(start(command, cwd, env, interactive=False), what)
+
+
+def finish(process: subprocess.Popen[bytes], what: str) -> tuple[int, bytes, bytes]:
+    """Wait for a git command :func:`start` started (not interactive) to end, as :func:`run` does."""
     judge = Judge(process, what)
     try:
         while True:
@@ -248,7 +252,7 @@ def run(command: list[str], cwd: str, env: dict[str, str], what: str) -> tuple[i
                 verdict = judge.verdict(waiting=True)
                 if verdict:
                     kill_group(process)
-                    _close(process)
+                    close(process)
                     raise GitError(verdict) from None
     finally:
         if process.poll() is None:  # interrupted (Ctrl-C): leave nothing running
@@ -257,7 +261,7 @@ def run(command: list[str], cwd: str, env: dict[str, str], what: str) -> tuple[i
     return process.returncode, out, err
 
 
-def _close(process: subprocess.Popen[bytes]) -> None:
+def close(process: subprocess.Popen[bytes]) -> None:
     """Stop reading a killed process: a program it started in a session of its own may keep its pipes open."""
     for stream in (process.stdout, process.stderr):
         if stream is not None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mechlint.provenance.errors import GitError
+from mechlint.provenance.gitdir import git_toplevel as git_toplevel  # where callers have found it
 from mechlint.provenance.nohistory import NoHistory
 
 if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when history is first needed
@@ -55,10 +56,11 @@ class Repository:
     def _open(self) -> History | NoHistory:
         if self.toplevel is None:
             return NoHistory("the folder is not in a git repository")
+        from mechlint.provenance import early
         from mechlint.provenance.git import open_history
 
         try:
-            history = open_history(self.toplevel)
+            history = early.take(self.toplevel) or open_history(self.toplevel)
         except GitError as error:
             return NoHistory(str(error), error.broken)
         from mechlint.provenance.cache import BlobCache
@@ -107,32 +109,6 @@ class Repository:
             self._history.close()
             if self._history.answers is not None:
                 self._history.answers.close()
-
-
-def git_toplevel(start: Path, known: dict[str, Path | None] | None = None) -> Path | None:
-    """The nearest folder at or above ``start`` that holds ``.git``.
-
-    ``known`` remembers the answer for every folder looked at, so that the
-    mechanism files of one run, folder after folder, cost a lookup each.
-    """
-    looked: list[str] = []
-    found: Path | None = None
-    folder = os.fspath(start)
-    while True:
-        if known is not None and folder in known:
-            found = known[folder]
-            break
-        looked.append(folder)
-        if os.path.exists(os.path.join(folder, ".git")):
-            found = Path(folder)
-            break
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-    if known is not None:
-        known.update(dict.fromkeys(looked, found))
-    return found
 
 
 def refs_key(toplevel: Path | None) -> str:
