@@ -86,6 +86,10 @@ def test_the_same_report_with_and_without_the_early_start(
     report = _both(blog, ["content/one/mechanisms/m.json", "content/two/mechanisms/m.json"], capsys, monkeypatch)
     rules = {result["rule"] for result in json.loads(report)["results"]}
     assert {"provenance/stale-source", "provenance/missing-source"} <= rules  # history was asked and answered
+    assert (blog / ".git" / "mechlint" / "blobs.sqlite3").exists()  # now a used clone: only HEAD and refs early
+    assert (
+        _both(blog, ["content/one/mechanisms/m.json", "content/two/mechanisms/m.json"], capsys, monkeypatch) == report
+    )
 
 
 def test_a_wrong_guess_costs_nothing_but_a_command(
@@ -134,7 +138,9 @@ def test_files_outside_the_repository_are_not_read_early(
     import mechlint.safeio
 
     real_read = mechlint.safeio.read_regular
-    monkeypatch.setattr(mechlint.safeio, "read_regular", lambda path, limit: read.append(str(path)) or real_read(path, limit))
+    monkeypatch.setattr(
+        mechlint.safeio, "read_regular", lambda path, limit: read.append(str(path)) or real_read(path, limit)
+    )
     monkeypatch.chdir(blog)
     early.begin(["content/link.json", "content/one/mechanisms/m.json"])
     try:
@@ -160,4 +166,3 @@ def test_only_a_few_named_files_start_early(blog: Path, monkeypatch: pytest.Monk
     early.begin(files)
     assert _children() <= before
     assert early.take(blog.resolve()) is None
-

@@ -2,7 +2,9 @@
 
 A check of one file in a new clone waits about 25 ms for git (HEAD, the
 refs, the log of each source whose file is gone or changed) and spends about
-70 ms importing its rules and loading its data, and neither needs the other.
+70 ms importing its rules and loading its data, and neither needs the other
+(in a clone that has run mechlint before, the logs' answers are kept in
+``.git/mechlint/``, and only HEAD and the refs are asked early).
 :func:`begin`, the first thing ``check`` does, vets the repository (as any
 opening does, before git reads its configuration), *starts* those commands
 and returns: git runs on another core while mechlint loads. The run's
@@ -76,7 +78,10 @@ def begin(files: Sequence[str]) -> None:
     except Exception:  # the run reads these files itself, and says what is wrong with them
         return
     try:
-        opened: History | GitError = open_history(top, asked)
+        history = open_history(top, [])
+        if not (history.common_dir / "mechlint" / "blobs.sqlite3").exists():
+            history.prefetch(asked)  # a used clone has kept the logs' answers: none is asked early there
+        opened: History | GitError = history
     except GitError as error:
         opened = error
     except Exception:  # the run opens history itself, and meets the same problem there
