@@ -78,7 +78,7 @@ def begin(files: Sequence[str]) -> None:
     except Exception:  # the run reads these files itself, and says what is wrong with them
         return
     try:
-        history = open_history(top, [])
+        history = open_history(top, wait=False)
         if not (history.common_dir / "mechlint" / "blobs.sqlite3").exists():
             history.prefetch(asked)  # a used clone has kept the logs' answers: none is asked early there
         opened: History | GitError = history

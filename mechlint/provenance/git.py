@@ -21,7 +21,7 @@ import hashlib
 import os
 import subprocess
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, ClassVar, Literal
 
@@ -224,10 +224,21 @@ class History:
         #: git commands started before the run needed their answers (:meth:`prefetch`), each used once.
         self._early: dict[str, tuple[subprocess.Popen[bytes], tuple[str, ...], bool]] = {}
 
-    def _ask(self, question: str, args: tuple[str, ...], *, per_refs: bool = True, check: bool = True) -> bytes:
+    def _ask(
+        self,
+        question: str,
+        args: tuple[str, ...],
+        *,
+        per_refs: bool = True,
+        check: bool = True,
+        without_git: Callable[[], bytes | None] | None = None,
+    ) -> bytes:
         """The output of ``git ARGS``, asked once a run, and kept between runs while the refs stay the same.
 
         ``per_refs=False`` for answers that cannot change (about one commit).
+        A new answer comes from the command :meth:`prefetch` started for this
+        question, else from ``without_git()`` when it gives one (the same
+        bytes git would print), else from git.
         """
         if question in self._asked:
             return self._asked[question]
@@ -235,6 +246,8 @@ class History:
         answer = self.answers.answer(refs, question) if self.answers is not None else None
         if answer is None:
             answer = self._early_answer(question)
+            if answer is None and without_git is not None:
+                answer = without_git()
             if answer is None:
                 answer = self.git.run(*args, check=check)
             if self.answers is not None:
@@ -255,7 +268,9 @@ class History:
             # what `git rev-parse --is-shallow-repository` reads, without a process of its own
             shallow = (self.common_dir / "shallow").is_file()
             partial = self.git.vet().partial
-            head_out = self._early_answer("head") or self.git.run(*_HEAD, check=False)
+            head_out = self._early_answer("head")
+            if head_out is None:
+                head_out = self.git.run(*_HEAD, check=False)
             head_out = head_out.strip()
             head = head_out.decode() if is_hex(head_out.decode("ascii", "replace")) else None
             self._state = RepositoryState(shallow, partial, head)
@@ -389,24 +404,23 @@ class History:
         """``abc123def456 (2026-06-11, "subject")`` for messages."""
         if not is_hex(commit):
             return commit
-        question = "show\0" + commit
-        if question not in self._asked and (self.answers is None or self.answers.answer("", question) is None):
-            # the usual commit is read through the running cat-file; git show answers only for unusual ones
-            for _, kind, content in self.cat.read_many([commit]):
-                known = date_and_subject(content) if kind == "commit" and content is not None else None
-                if known is not None:
-                    self._asked[question] = known
-                    if self.answers is not None:
-                        self.answers.remember("", question, known)
         output = self._ask(
-            question,
+            "show\0" + commit,
             ("show", "-s", "--no-show-signature", "--format=%cs%x00%s", commit, "--"),
             per_refs=False,
             check=False,
+            without_git=lambda: self._commit_line(commit),
         )
         date, _, subject = output.decode("utf-8", "replace").strip().partition("\0")
         subject = subject if len(subject) <= 50 else subject[:49] + "…"
         return f'{commit[:12]} ({date}, "{subject}")' if date else commit[:12]
+
+    def _commit_line(self, commit: str) -> bytes | None:
+        """What ``git show`` prints for the usual commit, read through the running cat-file (``None`` otherwise)."""
+        for _, kind, content in self.cat.read_many([commit]):
+            if kind == "commit" and content is not None:
+                return date_and_subject(content)
+        return None
 
     def is_dirty(self) -> bool:
         """Whether a tracked file differs from HEAD (staged or not), found without running any filter.
@@ -441,19 +455,19 @@ def _log_of(path: str) -> tuple[str, ...]:
     )  # fmt: skip
 
 
-def open_history(worktree: Path, paths: Iterable[str] | None = None) -> History:
+def open_history(worktree: Path, *, wait: bool = True) -> History:
     """The history of the repository whose top folder is ``worktree``; raises :class:`GitError`.
 
-    With ``paths``, HEAD, the refs and the log of each path are asked at once
-    and the answers read later (:meth:`History.prefetch`); HEAD is then
-    checked by the first :meth:`History.state`.
+    With ``wait=False`` HEAD and the refs are asked and not waited for
+    (:meth:`History.prefetch`); HEAD is then checked by the first
+    :meth:`History.state`.
     """
     git = Git(worktree)
     git.vet()
     dirs = gitdir.locate(worktree)
     history = History(worktree, dirs.git_dir, dirs.common_dir, git)
-    if paths is None:
+    if wait:
         history.state()
     else:
-        history.prefetch(paths)
+        history.prefetch(())
     return history
