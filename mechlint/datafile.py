@@ -8,7 +8,6 @@ that names the file, the line where it can be found, and what was expected.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +70,8 @@ def _too_deep(data: Any) -> bool:
 
 def parse_toml(text: str, path: Path) -> dict[str, Any]:
     """``tomllib.loads``, with nesting bounded: too deep is a :class:`ConfigError` naming the line."""
+    import tomllib  # only here: a run without a configuration file reads no TOML (see mechlint.prebuilt)
+
     try:
         data = tomllib.loads(text)
     except RecursionError:

@@ -17,6 +17,7 @@ two equal on generated documents, for every shipped schema;
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from functools import cache
@@ -64,13 +65,14 @@ class _Generator:
     def __init__(self, root: dict[str, Any]) -> None:
         self.root = root
         self.source: list[str] = []
-        self.constants: dict[str, Any] = {"_equal": _equal}
+        #: name → value: a JSON value, a frozenset of strings, a compiled pattern, or (a table) a dict of function names
+        self.constants: dict[str, Any] = {}
         self.refs: dict[str, str] = {}
         self.tables: list[str] = []
         self.count = 0
 
     def constant(self, value: Any) -> str:
-        name = f"c{len(self.constants)}"
+        name = f"c{len(self.constants) + 1}"
         self.constants[name] = value
         return name
 
@@ -158,23 +160,62 @@ class _Generator:
         return lines
 
 
-def compile_schema(schema: dict[str, Any]) -> Check:
-    """The function for ``schema``; :class:`Unsupported` if it uses keywords this module does not know."""
+def _literal(value: Any) -> str:
+    """Python source for a constant: a JSON value, a frozenset of strings or a compiled pattern."""
+    if isinstance(value, re.Pattern):
+        return f"re.compile({value.pattern!r})"
+    if isinstance(value, frozenset):
+        return f"frozenset({sorted(value)!r})"
+    if isinstance(value, float) and not math.isfinite(value):
+        raise Unsupported(f"the number {value!r}")
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_literal, value)) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key!r}: {_literal(item)}" for key, item in value.items()) + "}"
+    return repr(value)
+
+
+def module_source(schema: dict[str, Any]) -> str:
+    """The source of a module whose ``check`` is the function for ``schema``; :class:`Unsupported` as below.
+
+    :func:`compile_schema` runs this text; ``python -m mechlint.prebuild``
+    ships the text of the mechanism schema as a module, so a run imports it
+    (bytecode cached) instead (``tests/test_prebuild.py`` holds the two equal).
+    """
     generator = _Generator(schema)
     entry = generator.compile(schema)
-    namespace: dict[str, Any] = dict(generator.constants)
-    exec(compile("\n".join(generator.source), "<mechlint schema>", "exec"), namespace)
-    for table in generator.tables:  # property names → the functions, now that they exist
-        namespace[table] = {key: namespace[function] for key, function in namespace[table].items()}
-    check: Check = namespace[entry]
+    lines = ["import re", "", "from mechlint.fastschema import _equal", ""]
+    tables = set(generator.tables)
+    lines += [f"{name} = {_literal(value)}" for name, value in generator.constants.items() if name not in tables]
+    lines += ["", "", *generator.source]
+    for table in generator.tables:  # property names → the functions, once they exist
+        pairs = ", ".join(f"{key!r}: {function}" for key, function in generator.constants[table].items())
+        lines.append(f"{table} = {{{pairs}}}")
+    lines.append(f"check = {entry}")
+    return "\n".join(lines) + "\n"
+
+
+def compile_schema(schema: dict[str, Any]) -> Check:
+    """The function for ``schema``; :class:`Unsupported` if it uses keywords this module does not know."""
+    namespace: dict[str, Any] = {}
+    exec(compile(module_source(schema), "<mechlint schema>", "exec"), namespace)
+    check: Check = namespace["check"]
     return check
 
 
 @cache
 def shipped(schema_name: str) -> Check | None:
-    """A shipped schema (``schemas/``) compiled once; ``None`` when it uses keywords this module does not know."""
+    """A shipped schema (``schemas/``) compiled once; ``None`` when it uses keywords this module does not know.
+
+    The mechanism schema comes prebuilt (:mod:`mechlint.prebuilt`) while the
+    shipped file still has the bytes it was built from.
+    """
+    from mechlint.prebuilt import prebuilt_schema
     from mechlint.resources import schema
 
+    found = prebuilt_schema(schema_name)
+    if found is not None:
+        return found
     try:
         return compile_schema(schema(schema_name))
     except Unsupported:

@@ -15,6 +15,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from mechlint.datafile import check_schema, read_toml
+from mechlint.prebuilt import prebuilt_data
 from mechlint.records import Record
 from mechlint.resources import data_folder
 
@@ -197,9 +198,14 @@ def _lead_pattern(present: frozenset[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w'’-])(?:{body})(?![\w'’-])")
 
 
-def _read(path: Path) -> tuple[list[Substitution], list[str], list[str]]:
-    data, text = read_toml(path, "the word list")
-    check_schema(data, SCHEMA_NAME, path, text)
+def _read(path: Path, shipped_as: str = "") -> tuple[list[Substitution], list[str], list[str]]:
+    """The entries of one list; a shipped one (``shipped_as``: ``rules/…``) comes prebuilt while it is unchanged."""
+    found = prebuilt_data(shipped_as) if shipped_as else None
+    if found is not None:
+        data = found[0]
+    else:
+        data, text = read_toml(path, "the word list")
+        check_schema(data, SCHEMA_NAME, path, text)
     words = [Substitution(item["word"], item["use"], item.get("why", "")) for item in data.get("words", [])]
     return words, list(data.get("allow", [])), [item.lower() for item in data.get("remove", [])]
 
@@ -208,8 +214,9 @@ def load_lists(extra: Iterable[Path] = ()) -> PlainLists:
     """The shipped lists merged with ``extra`` files, in order; later entries win."""
     by_word: dict[str, Substitution] = {}
     allow: list[str] = []
-    for path in (*(data_folder("rules") / name for name in SHIPPED), *extra):
-        words, allowed, removed = _read(path)
+    shipped_lists = [(data_folder("rules") / name, f"rules/{name}") for name in SHIPPED]
+    for path, shipped_as in (*shipped_lists, *((path, "") for path in extra)):
+        words, allowed, removed = _read(path, shipped_as)
         for entry in words:
             by_word[entry.word.lower()] = entry
         for name in removed:

@@ -23,14 +23,14 @@ def use_color(choice: bool | None) -> bool:
 
 def text_width(to_terminal: bool) -> int:
     """Columns for the text report: ``COLUMNS``, else the terminal's (on one), else a default; at least 40."""
-    import shutil
-
     from mechlint.report import DEFAULT_WIDTH
 
     columns = os.environ.get("COLUMNS", "")
     if columns.isascii() and columns.isdigit() and int(columns) > 0:
         return max(int(columns), 40)
     if to_terminal and sys.stdout.isatty():
+        import shutil  # only here: it imports bz2 and lzma, a noticeable part of a one-file run
+
         return max(shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns, 40)
     return DEFAULT_WIDTH
 

@@ -96,6 +96,11 @@ def load_file(path: Path) -> list[Invariant]:
     """Read and check one invariant file; any mistake is a :class:`ConfigError`."""
     data, text = read_toml(path, "the invariant file")
     check_schema(data, SCHEMA_NAME, path, text)
+    return _invariants(data, path, text)
+
+
+def _invariants(data: dict[str, Any], path: Path, text: str) -> list[Invariant]:
+    """The invariants of a file's data, valid by the schema; a formula's mistake is a :class:`ConfigError`."""
     invariants = []
     if len(data["invariant"]) > MAX_INVARIANTS:
         raise ConfigError(f"more than {MAX_INVARIANTS} invariants in one file; split or trim it", path)
@@ -208,7 +213,11 @@ def to_rule(invariant: Invariant) -> Rule:
 
 @cache
 def builtin_rules() -> tuple[Rule, ...]:
+    from mechlint.prebuilt import prebuilt_data
     from mechlint.resources import data_folder
 
-    folder = data_folder("rules") / "invariants"
-    return tuple(to_rule(inv) for path in sorted(folder.glob("*.toml")) for inv in load_file(path))
+    rules: list[Rule] = []
+    for path in sorted((data_folder("rules") / "invariants").glob("*.toml")):
+        found = prebuilt_data(f"rules/invariants/{path.name}")  # unchanged since prebuilt: parsed and valid
+        rules += map(to_rule, load_file(path) if found is None else _invariants(found[0], path, found[1]))
+    return tuple(rules)
