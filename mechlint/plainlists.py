@@ -76,28 +76,34 @@ def inflections(word: str) -> list[str]:
 
 
 class PlainLists:
-    """The substitutions and the acronym allow list of a run, with the matcher compiled once (see :meth:`build`).
+    """The substitutions and the acronym allow list of a run, with the matcher built once (see :meth:`build`).
 
-    Equal when the entries and the allow list are; the compiled parts follow from them.
+    Equal when the entries and the allow list are; the matcher follows from them.
     """
 
-    __slots__ = ("_forms", "_leads", "_pattern", "allow", "substitutions")
+    __slots__ = ("_by_lead", "_compiled", "_forms", "_leads", "allow", "substitutions")
 
     def __init__(
         self,
         substitutions: tuple[Substitution, ...] = (),
         allow: frozenset[str] = frozenset(),
         forms: dict[str, Substitution] | None = None,
-        pattern: re.Pattern[str] | None = None,
         leads: frozenset[str | tuple[str, str]] | None = frozenset(),
     ) -> None:
         self.substitutions = substitutions
         self.allow = allow
         self._forms = forms or {}
-        self._pattern = pattern
         #: What the folded runs of a text must hold where a form matches (see :func:`_lead`);
         #: ``None`` when a form does not start with a word character.
         self._leads = leads
+        #: The forms by the first folded run of each, longest first (``None``: every form, the whole pattern).
+        self._by_lead: dict[str | None, list[str]] = {None: sorted(self._forms, key=len, reverse=True)}
+        for form in self._by_lead[None]:
+            lead = _lead(form)
+            if lead is not None:
+                self._by_lead.setdefault(lead if isinstance(lead, str) else lead[0], []).append(form)
+        #: The pattern of each lead, compiled when a text first needs it (the whole one takes milliseconds).
+        self._compiled: dict[str | None, re.Pattern[str]] = {}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PlainLists):
@@ -117,29 +123,43 @@ class PlainLists:
         for entry in entries:
             for form in inflections(entry.word):
                 forms.setdefault(" ".join(form.split()), entry)
-        alternatives = sorted(forms, key=len, reverse=True)
-        pattern = None
-        if alternatives:
-            body = "|".join(r"\s+".join(map(re.escape, form.split())) for form in alternatives)
-            pattern = re.compile(rf"(?<![\w'’-])(?:{body})(?![\w'’-])", re.IGNORECASE)
         found = [_lead(form) for form in forms]
         leads = None if None in found else frozenset(lead for lead in found if lead is not None)
-        return cls(entries, frozenset(acronym_key(item) for item in allow), forms, pattern, leads)
+        return cls(entries, frozenset(acronym_key(item) for item in allow), forms, leads)
+
+    def pattern(self, lead: str | None = None) -> re.Pattern[str] | None:
+        """The pattern of the forms whose first run is ``lead`` (folded); of every form for ``None``.
+
+        One alternative for each form, longest first, case-insensitive, each
+        standing whole (no word character or joiner on either side).
+        """
+        compiled = self._compiled.get(lead)
+        if compiled is None:
+            alternatives = self._by_lead.get(lead)
+            if not alternatives:
+                return None
+            body = "|".join(r"\s+".join(map(re.escape, form.split())) for form in alternatives)
+            compiled = self._compiled[lead] = re.compile(rf"(?<![\w'’-])(?:{body})(?![\w'’-])", re.IGNORECASE)
+        return compiled
 
     def find(self, text: str) -> Iterator[tuple[int, int, Substitution]]:
         """``(start, end, substitution)`` for each listed word or phrase in ``text``.
 
-        The same matches as the pattern's ``finditer``, but the pattern (one
-        alternative for each form) is tried only where a run of word
-        characters starts that a form can start with: an ASCII run whose lower
-        case is the first run of a form, or any run with other characters.
+        The same matches as the whole pattern's ``finditer``, but a pattern is
+        tried only where a run of word characters starts that a form can start
+        with, and there only the forms that start with that run: where an ASCII
+        run's lower case is the first run of a form (a form with another first
+        run cannot match there), and (the whole pattern) at any run with other
+        characters.
         """
-        if self._pattern is None:
+        if not self._forms:
             return
         if self._leads is None:
-            matches: Iterator[re.Match[str]] = self._pattern.finditer(text)
+            whole = self.pattern()
+            assert whole is not None
+            matches: Iterator[re.Match[str]] = whole.finditer(text)
         else:
-            matches = _candidates(self._pattern, self._leads, text)
+            matches = _candidates(self, self._leads, text)
         yield from self._entries(matches)
 
     def find_plain(self, text: str) -> Iterator[tuple[int, int, Substitution]]:
@@ -148,8 +168,9 @@ class PlainLists:
         ``tests/test_prose_fast_paths.py`` holds them equal; ``benchmarks/fast_paths.py`` measures what
         :meth:`find` saves.
         """
-        if self._pattern is not None:
-            yield from self._entries(self._pattern.finditer(text))
+        whole = self.pattern()
+        if whole is not None:
+            yield from self._entries(whole.finditer(text))
 
     def _entries(self, matches: Iterator[re.Match[str]]) -> Iterator[tuple[int, int, Substitution]]:
         for match in matches:
@@ -158,30 +179,32 @@ class PlainLists:
                 yield match.start(), match.end(), entry
 
 
-def _candidates(
-    pattern: re.Pattern[str], leads: frozenset[str | tuple[str, str]], text: str
-) -> Iterator[re.Match[str]]:
-    """The pattern's ``finditer``, tried only where the text's runs are what some form starts with.
+def _candidates(lists: PlainLists, leads: frozenset[str | tuple[str, str]], text: str) -> Iterator[re.Match[str]]:
+    """The whole pattern's ``finditer``, tried only where the text's runs are what some form starts with.
 
     The runs are compared folded (lower case, and the four non-ASCII letters
     that ``IGNORECASE`` takes for ASCII ones made ASCII); at the start of any
-    run with other non-ASCII characters the pattern is always tried.
+    run with other non-ASCII characters the whole pattern is always tried.
     """
     folded = _fold(text)
+    starts: list[tuple[int, str | None]]
     if len(folded) == len(text):  # positions in ``folded`` are positions in ``text``
         runs = _RUN.findall(folded)
         present = leads.intersection(runs) | leads.intersection(pairwise(runs))
         firsts = frozenset(lead if isinstance(lead, str) else lead[0] for lead in present)
-        starts = [m.start() for m in _lead_pattern(firsts).finditer(folded)] if firsts else []
+        starts = [(m.start(), m.group()) for m in _lead_pattern(firsts).finditer(folded)] if firsts else []
         if not text.isascii():
-            starts = sorted({*starts, *(m.start() for m in _NON_ASCII_RUN.finditer(text))})
+            wide = {m.start() for m in _NON_ASCII_RUN.finditer(text)}
+            kept = [(start, lead) for start, lead in starts if start not in wide]
+            starts = sorted([*kept, *((start, None) for start in wide)], key=lambda pair: pair[0])
     else:
-        starts = [run.start() for run in _RUN.finditer(text)]
+        starts = [(run.start(), None) for run in _RUN.finditer(text)]
     end = 0
-    for start in starts:
+    for start, lead in starts:
         if start < end:
             continue
-        match = pattern.match(text, start)
+        pattern = lists.pattern(lead)
+        match = pattern.match(text, start) if pattern is not None else None
         if match is not None:
             end = match.end()
             yield match

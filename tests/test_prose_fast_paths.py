@@ -52,6 +52,8 @@ ODD_LISTS = (
     shipped(),
     PlainLists.build([Substitution("e.g.", "for example", ""), Substitution("ſo-called", "so", "")], []),
     PlainLists.build([Substitution("(sic)", "", ""), Substitution("über", "over", "")], []),
+    # forms sharing a first run, of different lengths, one with a Kelvin sign (each lead has its own pattern)
+    PlainLists.build([Substitution(w, "x", "") for w in ("k", "k v", "kv cache", "\u212av", "k v cache", "so")], []),
 )
 
 
