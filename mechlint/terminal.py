@@ -13,6 +13,7 @@ file name stays one name (:mod:`mechlint.report.escape`).
 from __future__ import annotations
 
 import re
+from functools import cache
 
 #: Replaces a character that would act instead of being shown.
 REPLACEMENT = "\ufffd"
@@ -46,7 +47,12 @@ PRINTABLE_RANGES = (
     "\u2010-\u2027\u2030-\u205e\u2070-\u2071\u20a0-\u20bf\u2100-\u214f\u2190-\u23ff\u2500-\u27bf"
     "\u3001-\u303f\u4e00-\u9fef\U0001f300-\U0001f5ff"
 )
-_UNCOMMON = re.compile(f"[^{PRINTABLE_RANGES}]+")
+
+
+@cache
+def _uncommon() -> re.Pattern[str]:
+    """Runs of characters outside :data:`PRINTABLE_RANGES` (compiled when first needed: it takes milliseconds)."""
+    return re.compile(f"[^{PRINTABLE_RANGES}]+")
 
 
 def _json_escape(char: str) -> str:
@@ -73,4 +79,6 @@ def inert_json(text: str) -> str:
     cannot even be written as UTF-8. They can only occur inside strings, where
     the escape means the same character: the data is unchanged.
     """
-    return _UNCOMMON.sub(_inert_run, text)
+    if text.replace("\n", "").isprintable():  # the usual case: nothing to escape, and no pattern to compile
+        return text
+    return _uncommon().sub(_inert_run, text)
