@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from .conftest import CLEAN, ROOT, SEED
@@ -394,3 +394,32 @@ def test_lint_keeps_clean_files_when_asked(tree: Path, monkeypatch: pytest.Monke
     )
     assert all(f.story is None for f in every.files) and all(f.story is not None for f in stories.files)
     assert every.results == findings.results == stories.results
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(st.characters(blacklist_categories=())),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(st.characters(blacklist_categories=()), max_size=8), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(JSON_VALUES)
+def test_the_fast_indented_json_is_the_standard_encoders_text(value: object) -> None:
+    from mechlint.report.jsontext import dumps, dumps_plain
+
+    assert dumps(value) == dumps_plain(value)
+
+
+def test_the_fast_indented_json_leaves_unusual_values_to_the_standard_encoder() -> None:
+    from mechlint.model import Level
+    from mechlint.report.jsontext import dumps, dumps_plain
+
+    for value in ({1: "a", "b": [True, None]}, {"k": {2.5: 1}}, [Level.ERROR, {"s": Level.NOTE}]):
+        assert dumps(value) == dumps_plain(value)
+    with pytest.raises(TypeError):
+        dumps({"path": Path("x")})

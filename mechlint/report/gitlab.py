@@ -11,12 +11,12 @@ column). Suppressed findings are left out (GitLab has no notion of them).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from mechlint.model import Level, Region, Report
 from mechlint.report.escape import report_path
 from mechlint.report.fingerprint import result_fingerprints
+from mechlint.report.jsontext import dumps
 from mechlint.report.options import OutputOptions
 from mechlint.terminal import inert_json
 
@@ -50,4 +50,4 @@ def to_data(report: Report, options: OutputOptions) -> list[dict[str, Any]]:
 
 
 def render(report: Report, options: OutputOptions) -> str:
-    return inert_json(json.dumps(to_data(report, options), indent=2, ensure_ascii=False)) + "\n"
+    return inert_json(dumps(to_data(report, options))) + "\n"

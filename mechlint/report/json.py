@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from mechlint.model import Level, Region, Report
+from mechlint.report.jsontext import dumps
 from mechlint.report.options import OutputOptions
 from mechlint.terminal import inert_json
 
@@ -52,4 +52,4 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
 
 
 def render(report: Report, options: OutputOptions) -> str:
-    return inert_json(json.dumps(to_data(report, options), indent=2, ensure_ascii=False)) + "\n"
+    return inert_json(dumps(to_data(report, options))) + "\n"

@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 from mechlint.model import Level, Region, Report, Result, RuleInfo
 from mechlint.report.fingerprint import result_fingerprints
+from mechlint.report.jsontext import dumps
 from mechlint.report.options import OutputOptions
 from mechlint.terminal import inert_json
 
@@ -172,7 +173,7 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
 
 
 def render(report: Report, options: OutputOptions) -> str:
-    return inert_json(json.dumps(to_data(report, options), indent=2, ensure_ascii=False)) + "\n"
+    return inert_json(dumps(to_data(report, options))) + "\n"
 
 
 _HOLE = "mechlint:results"
@@ -185,17 +186,17 @@ def render_chunks(report: Report, options: OutputOptions) -> Iterator[str]:
     first = next(results, None)
     if first is None:
         log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
-        yield inert_json(json.dumps(log, indent=2, ensure_ascii=False))
+        yield inert_json(dumps(log))
         yield "\n"
         return
     run["results"] = [_HOLE]
-    outline = json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False)
+    outline = dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]})
     hole = outline.index(json.dumps(_HOLE))
     indent = " " * (hole - outline.rindex("\n", 0, hole) - 1)
     yield inert_json(outline[: hole - len(indent)])
     separator = ""
     for result in itertools.chain((first,), results):
-        text = inert_json(json.dumps(result, indent=2, ensure_ascii=False))
+        text = inert_json(dumps(result))
         yield separator + indent + text.replace("\n", "\n" + indent)
         separator = ",\n"
     yield inert_json(outline[hole + len(json.dumps(_HOLE)) :]) + "\n"
