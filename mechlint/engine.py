@@ -157,7 +157,8 @@ def lint(
         early.discard()  # the workers, forked, open history themselves
     collector = PausedCollector()
     try:
-        for candidate, (report, found) in zip(candidates, run_all(candidates, work, workers, progress), strict=True):
+        outcomes = run_all(candidates, work, workers, progress, flush=lambda: _flush(services, results_cache))
+        for candidate, (report, found) in zip(candidates, outcomes, strict=True):
             checked += 1
             notifications += found
             if not config.suppressions:
@@ -192,6 +193,13 @@ def lint(
         rules=rule_infos(enabled),
         suppressed=suppressed,
     )
+
+
+def _flush(services: RunServices, results_cache: ResultCache | None) -> None:
+    """Write what a worker's caches hold in memory (see :func:`mechlint.parallel.run_all`)."""
+    services.flush()
+    if results_cache is not None:
+        results_cache.flush()
 
 
 def rule_infos(enabled: Sequence[EnabledRule]) -> tuple[RuleInfo, ...]:

@@ -23,6 +23,7 @@ PARALLEL_FROM = 200
 
 _work: Callable[[object], object] | None = None
 _items: Sequence[object] = ()
+_flush: Callable[[], None] | None = None
 
 
 def default_jobs(count: int) -> int:
@@ -55,7 +56,10 @@ def _ignore_interrupts() -> None:
 
 def _run_chunk(bounds: tuple[int, int]) -> list[object]:
     assert _work is not None
-    return [_work(_items[index]) for index in range(*bounds)]
+    results = [_work(_items[index]) for index in range(*bounds)]
+    if _flush is not None:
+        _flush()
+    return results
 
 
 def run_all(
@@ -63,9 +67,16 @@ def run_all(
     work: Callable[[Item], Outcome],
     jobs: int,
     progress: Callable[[int, int], None] | None = None,
+    flush: Callable[[], None] | None = None,
 ) -> Iterator[Outcome]:
-    """``work(item)`` for every item, in order; on ``jobs`` processes when that helps."""
-    global _work, _items
+    """``work(item)`` for every item, in order; on ``jobs`` processes when that helps.
+
+    ``flush`` is called in a worker after each chunk of items: a worker's
+    process ends without the caller's clean-up, so what ``work`` keeps to
+    write later (cache entries) is written then. In this process the caller
+    cleans up as usual.
+    """
+    global _work, _items, _flush
     total = len(items)
     if jobs > 1 and total > 1:
         import multiprocessing  # only here: importing it costs a noticeable part of a one-file run
@@ -77,7 +88,7 @@ def run_all(
             if progress is not None:
                 progress(done, total)
         return
-    _work, _items = work, items  # type: ignore[assignment]
+    _work, _items, _flush = work, items, flush  # type: ignore[assignment]
     pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts)
     try:
         done = 0
@@ -94,4 +105,4 @@ def run_all(
         pool.join()
         raise
     finally:
-        _work, _items = None, ()
+        _work, _items, _flush = None, (), None

@@ -30,6 +30,11 @@ class RunServices:
             self._provenance = Provenance(self.source_root, pattern, fallback=self.root)
         return self._provenance
 
+    def flush(self) -> None:
+        """Write what the run's caches hold in memory (a worker, after each chunk: it ends without :meth:`close`)."""
+        if self._provenance is not None:
+            self._provenance.flush()
+
     def close(self) -> None:
         if self._provenance is not None:
             self._provenance.close()

@@ -63,6 +63,21 @@ def test_cache_gives_the_same_report_cold_and_warm(blog: Path, tmp_path: Path) -
     assert (cache / "results.sqlite3").is_file() and len((cache / "secret.key").read_bytes()) == 32
 
 
+def test_workers_write_what_their_caches_hold(blog: Path, tmp_path: Path) -> None:
+    """Workers keep cache entries and digests in memory and write them after each chunk: none is lost at exit."""
+    import shutil
+    import sqlite3
+
+    shutil.rmtree(blog / ".git" / "mechlint", ignore_errors=True)
+    cache = tmp_path / "cache"
+    lint([blog / "content"], Config(root=blog), root=blog, cache=cache, jobs=2)
+    with sqlite3.connect(cache / "results.sqlite3") as results:
+        assert results.execute("SELECT count(*) FROM entries").fetchone() == (240,)
+    with sqlite3.connect(blog / ".git" / "mechlint" / "blobs.sqlite3") as blobs:
+        stored = {row[0] for row in blobs.execute("SELECT sha256 FROM blobs")}
+    assert {hashlib.sha256(b"v1\n").hexdigest(), hashlib.sha256(b"old\n").hexdigest()} <= stored
+
+
 def test_cache_follows_sources_configuration_and_corruption(tmp_path: Path) -> None:
     repo = init(tmp_path / "repo")
     commit(repo, "first", {"post.md": "v1\n"})

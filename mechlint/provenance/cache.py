@@ -37,6 +37,8 @@ CREATE TABLE IF NOT EXISTS answers (
 );
 """
 VERSION = "1"
+#: Rows added before they are written without waiting for a flush (a worker's chunk of files flushes too).
+FLUSH_AFTER = 100
 
 
 def _check_version(connection: sqlite3.Connection) -> None:
@@ -53,7 +55,8 @@ def _check_version(connection: sqlite3.Connection) -> None:
 class BlobCache:
     def __init__(self, common_dir: Path | None) -> None:
         self.location = ":memory:"
-        self._rows: dict[str, Row] = {}  # rows whose store failed this run
+        self._rows: dict[str, Row] = {}  # rows not stored (yet, or their store failed): read as if they were
+        self._pending: list[Row] = []  # rows to store at the next flush
         self._reachable: tuple[str, frozenset[str]] | None = None  # the same for the reachable set
         self.connection = self._open(common_dir)
 
@@ -96,14 +99,27 @@ class BlobCache:
         return found
 
     def add(self, rows: Iterable[Row]) -> None:
-        """Store ``(oid, kind, sha256, lfs oid)`` rows."""
+        """Store ``(oid, kind, sha256, lfs oid)`` rows: read from now on, written at the next :meth:`flush`."""
         rows = list(rows)
+        self._rows.update((row[0], row) for row in rows)
+        self._pending += rows
+        if len(self._pending) >= FLUSH_AFTER:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the rows added since the last flush, in one transaction (one each cost a source about 0.3 ms)."""
+        rows, self._pending = self._pending, []
+        if not rows:
+            return
         try:
             with self.connection:
                 self.connection.execute("BEGIN IMMEDIATE")
                 self.connection.executemany("INSERT OR IGNORE INTO blobs VALUES (?, ?, ?, ?)", rows)
         except sqlite3.Error:
-            self._rows.update((row[0], row) for row in rows)
+            return  # kept in memory for the rest of the run
+        for row in rows:
+            if self._rows.get(row[0]) is row:
+                del self._rows[row[0]]
 
     def _column(self, oid: str, index: int, name: str) -> str | None:
         if oid in self._rows:
@@ -180,4 +196,5 @@ class BlobCache:
             pass
 
     def close(self) -> None:
+        self.flush()
         self.connection.close()

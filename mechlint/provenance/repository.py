@@ -104,6 +104,11 @@ class Repository:
                 return folder
         return None
 
+    def flush(self) -> None:
+        """Write the digests kept in memory (see ``BlobCache.flush``)."""
+        if self._history is not None and self._history.answers is not None:
+            self._history.answers.flush()
+
     def close(self) -> None:
         if self._history is not None:  # opened
             self._history.close()

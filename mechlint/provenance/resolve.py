@@ -178,6 +178,10 @@ class Provenance:
         match = self.frozen.fullmatch(path)
         return match.group("original") if match else None
 
+    def flush(self) -> None:
+        for repository in self.repositories.values():
+            repository.flush()
+
     def close(self) -> None:
         for repository in self.repositories.values():
             repository.close()
