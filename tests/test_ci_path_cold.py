@@ -122,7 +122,9 @@ _PATTERN_PIECES = st.sampled_from(
         "\n",
     ]
 )
-_STEP_TEXT = st.lists(st.sampled_from(["a", "b", "A", " ", "\n", ".", "é", "ab", "$", "^", "[", "]"]), max_size=8)
+_STEP_TEXT = st.lists(
+    st.sampled_from(["a", "b", "A", " ", "\n", ".", "é", "ab", "$", "^", "[", "]", "日本", "😀"]), max_size=8
+)
 
 
 @settings(max_examples=600, deadline=None)
@@ -143,6 +145,12 @@ def test_text_column_agrees_with_a_search_per_step(pattern: str, texts: list[str
     except UnsafePattern:
         assume(False)
     assert text_column(pattern, texts) == text_column_plain(pattern, texts)
+
+
+def test_text_column_fails_on_a_lone_surrogate_as_a_search_per_step_does() -> None:
+    for column in (text_column, text_column_plain):
+        with pytest.raises(UnicodeError):
+            column("a", ["b", "a\ud800"])
 
 
 def test_text_column_agrees_on_the_built_in_invariants() -> None:

@@ -7,12 +7,17 @@ costs mostly its call). A test holds them equal.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
+from collections.abc import Callable
 from functools import cache
+from typing import Any, TypeVar
 
 from mechlint.saferegex import compile_pattern
 
 __all__ = ["text_column", "text_column_plain"]
+
+Text = TypeVar("Text", str, bytes)
 
 
 def text_column_plain(pattern: str, texts: list[str]) -> list[bool]:
@@ -36,21 +41,29 @@ def text_column(pattern: str, texts: list[str]) -> list[bool]:
     """
     if len(texts) < 2 or _anchors_text(pattern):
         return text_column_plain(pattern, texts)
-    search = compile_pattern(pattern).search
+    matcher = compile_pattern(pattern)
+    try:
+        if isinstance(matcher, re.Pattern):
+            return _column(matcher.search, texts, "\n")
+        # RE2 reads UTF-8: given bytes it reads them as they are, without converting positions at every search
+        search_bytes: Callable[[bytes, int], Any] = matcher.search  # type: ignore[assignment]
+        return _column(search_bytes, [text.encode("utf-8") for text in texts], b"\n")
+    except UnicodeError:  # (a lone surrogate) the plain way says where, in which text
+        return text_column_plain(pattern, texts)
+
+
+def _column(search: Callable[[Text, int], Any], texts: list[Text], separator: Text) -> list[bool]:
     starts, position = [], 0
     for text in texts:
         starts.append(position)
         position += len(text) + 1
-    joined = "\n".join(texts)
+    joined = separator.join(texts)
     column = [False] * len(texts)
     index = 0
-    try:
-        while index < len(texts) and (found := search(joined, starts[index])) is not None:
-            index = bisect_right(starts, found.start()) - 1
-            column[index] = search(texts[index]) is not None
-            index += 1
-    except UnicodeError:  # (a lone surrogate) the plain way says where, in which text
-        return text_column_plain(pattern, texts)
+    while index < len(texts) and (found := search(joined, starts[index])) is not None:
+        index = bisect_right(starts, found.start()) - 1
+        column[index] = search(texts[index], 0) is not None
+        index += 1
     return column
 
 
