@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mechlint.provenance import paths
 from mechlint.provenance.errors import GitError
 from mechlint.provenance.gitdir import git_toplevel as git_toplevel  # where callers have found it
 from mechlint.provenance.nohistory import NoHistory
@@ -25,7 +26,18 @@ if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when 
 class Repository:
     """One folder sources are relative to, and what a run learns about it (kept for the run)."""
 
-    __slots__ = ("_history", "_index", "_names", "base", "refs_key", "sources", "states", "submodules", "toplevel")
+    __slots__ = (
+        "_files",
+        "_history",
+        "_index",
+        "_names",
+        "base",
+        "refs_key",
+        "sources",
+        "states",
+        "submodules",
+        "toplevel",
+    )
 
     def __init__(self, base: Path, toplevel: Path | None) -> None:
         self.base = base
@@ -37,6 +49,8 @@ class Repository:
         self.states: dict[str, str] = {}
         #: Whether a folder of the repository (relative to ``base``) holds a ``.git``: remembered for the run.
         self.submodules: dict[str, bool] = {}
+        #: What :func:`hash_source` found at each path (read once a run: by the cache key and by the rules).
+        self._files: dict[str, paths.FileState] = {}
         self._history: History | NoHistory | None = None
         self._index: BlobIndex | None = None
         self._names: Names | None = None
@@ -47,6 +61,13 @@ class Repository:
         if self.toplevel is None or self.base == self.toplevel:
             return ""
         return self.base.relative_to(self.toplevel).as_posix() + "/"
+
+    def file_state(self, path: str) -> paths.FileState:
+        """What is at ``path`` (which passed ``path_problem``) in the working tree, read once a run."""
+        state = self._files.get(path)
+        if state is None:
+            state = self._files[path] = paths.hash_source(self.base, path)
+        return state
 
     def history(self) -> History | NoHistory:
         if self._history is None:

@@ -133,7 +133,7 @@ class Provenance:
                 if working_tree.path_problem(path):
                     repository.states[path] = "unsafe"
                 else:
-                    state = working_tree.hash_source(repository.base, path)
+                    state = repository.file_state(path)
                     repository.states[path] = f"{state.kind}:{state.sha256}:{state.detail}"
                     if state.kind == "absent":  # "did you mean" looks at the files beside it
                         from mechlint.provenance.whereabouts import nearby_files

@@ -73,7 +73,9 @@ class Source:
         """What is at the path in the working tree; ``None`` when :attr:`problem` forbids looking."""
         if self.problem:
             return None
-        return paths.hash_source(self.repository.base, self.path, blob_id=self._blob_id)
+        if self._blob_id:
+            return paths.hash_source(self.repository.base, self.path, blob_id=True)
+        return self.repository.file_state(self.path)
 
     @property
     def unsafe(self) -> bool:
@@ -175,7 +177,7 @@ class Source:
         """Whether the original path holds the pinned bytes in the working tree (not committed yet)."""
         if self._pinned_bytes is None or paths.path_problem(original):
             return False  # only a copy whose own bytes are the pinned ones can be compared
-        state = paths.hash_source(self.repository.base, original)
+        state = self.repository.file_state(original)
         return state.kind == "file" and state.sha256 == self.digest
 
     @property
