@@ -45,7 +45,7 @@ from mechlint.model import (
     Result,
     RuleInfo,
 )
-from mechlint.parallel import default_jobs, run_all
+from mechlint.parallel import PARALLEL_FROM, default_jobs, run_all
 from mechlint.paths import display_path, relative_to_base, repository_uri
 from mechlint.records import Record
 from mechlint.report.fingerprint import fingerprints_of_lines
@@ -129,6 +129,7 @@ def lint(
         candidates = [buffer] if buffer.explicit or is_mechanism_file(buffer.path, config, root) else []
     else:
         candidates = mechanism_files(paths, config, root)
+    services.many = len(candidates) >= PARALLEL_FROM  # workers: each would ask about a few paths one by one first
     if len(candidates) < chosen.cache_from:
         cache = None
     hashes = value_hashes or fingerprints or baseline is not None or cache is not None

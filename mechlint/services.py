@@ -14,12 +14,14 @@ if TYPE_CHECKING:
 class RunServices:
     """Read-only facts of a run, and lazily built services (git history, caches)."""
 
-    __slots__ = ("_provenance", "frozen_pattern", "root", "source_root")
+    __slots__ = ("_provenance", "frozen_pattern", "many", "root", "source_root")
 
     def __init__(self, root: Path, source_root: Path | None = None, frozen_pattern: str | None = None) -> None:
         self.root = root
         self.source_root = source_root
         self.frozen_pattern = frozen_pattern
+        #: A run of many files (set once they are found, before any rule runs): history is read in one pass.
+        self.many = False
         self._provenance: Provenance | None = None
 
     def provenance(self) -> Provenance:
@@ -27,7 +29,7 @@ class RunServices:
             from mechlint.provenance.resolve import DEFAULT_FROZEN, Provenance
 
             pattern = DEFAULT_FROZEN if self.frozen_pattern is None else self.frozen_pattern
-            self._provenance = Provenance(self.source_root, pattern, fallback=self.root)
+            self._provenance = Provenance(self.source_root, pattern, fallback=self.root, many=self.many)
         return self._provenance
 
     def flush(self) -> None:

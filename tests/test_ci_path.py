@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from mechlint import lint
 from mechlint.cli.run_check import CheckOptions, Format, run_check
 from mechlint.config import Config, load_config
+from mechlint.parallel import PARALLEL_FROM
 from mechlint.provenance import git as git_module
 from mechlint.provenance import onepass
 from mechlint.provenance.cache import BlobCache
@@ -21,7 +22,7 @@ from mechlint.report import OutputOptions
 from mechlint.report.fingerprint import fingerprints_of_lines, line_fingerprints
 from mechlint.report.sarif import render, render_chunks
 
-from .conftest import FIXTURES
+from .conftest import CLEAN, FIXTURES
 from .gitrepo import commit, git, init
 
 # Text made of what changes the line hash: spaces, tabs, every line end, astral characters, repeated lines.
@@ -125,6 +126,36 @@ def test_one_pass_answers_as_git_log_follow(tmp_path: Path, seed: int, monkeypat
         monkeypatch.setattr(git_module, "ONE_PASS_AFTER", 1)
         assert fast.path_history(path) == want, path
     assert answered, "the pass answered no path: the comparison would be empty"
+
+
+def test_a_run_of_many_files_reads_history_in_one_pass_from_the_first_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers of a large run would each ask about 7 paths one by one (about 13 ms each) before the one pass."""
+    repo = init(tmp_path / "blog")
+    commit(repo, "posts", {f"post{index}.md": f"v{index}\n" for index in range(3)})
+    commit(repo, "gone", {f"post{index}.md": None for index in range(3)})
+    passes: list[int] = []
+    original = onepass.AllChanges
+
+    def counted(output: bytes) -> onepass.AllChanges:
+        passes.append(1)
+        return original(output)
+
+    monkeypatch.setattr(onepass, "AllChanges", counted)
+    few, many = open_history(repo), open_history(repo)
+    many.one_pass_first = True
+    for index in range(3):
+        assert few.path_history(f"post{index}.md") == many.path_history(f"post{index}.md")
+    assert passes == [1], "only the history of the large run made the pass, at its first path"
+    data = json.loads(CLEAN.read_text(encoding="utf-8"))
+    data["sources"] = [{"path": "post0.md", "sha256": "0" * 64, "description": "gone"}]
+    for index in range(PARALLEL_FROM):
+        (repo / "content" / f"p{index}" / "mechanisms").mkdir(parents=True)
+        (repo / "content" / f"p{index}" / "mechanisms" / "m.json").write_text(json.dumps(data), encoding="utf-8")
+    passes.clear()
+    lint([repo / "content"], Config(root=repo), root=repo, jobs=1)
+    assert passes == [1]
 
 
 # -- SARIF written as a stream ---------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ class Repository:
         "_index",
         "_names",
         "base",
+        "many",
         "refs_key",
         "sources",
         "states",
@@ -39,9 +40,11 @@ class Repository:
         "toplevel",
     )
 
-    def __init__(self, base: Path, toplevel: Path | None) -> None:
+    def __init__(self, base: Path, toplevel: Path | None, *, many: bool = False) -> None:
         self.base = base
         self.toplevel = toplevel
+        #: A run of many files (see ``History.one_pass_first``).
+        self.many = many
         #: The facts of each ``(path, sha256)`` asked about, so a source shared by many mechanisms is looked up once.
         self.sources: dict[tuple[str, str | None], Source] = {}
         #: What the answers depend on, for the result cache (see ``Provenance.cache_key``).
@@ -87,6 +90,7 @@ class Repository:
         from mechlint.provenance.cache import BlobCache
 
         history.answers = BlobCache(history.common_dir)  # git's answers are kept between runs beside the digests
+        history.one_pass_first = self.many
         return history
 
     def index(self) -> BlobIndex | None:

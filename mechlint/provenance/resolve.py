@@ -78,9 +78,16 @@ class Provenance:
     """The facts of every source of every document of one run."""
 
     def __init__(
-        self, source_root: Path | None = None, frozen: str = DEFAULT_FROZEN, fallback: Path | None = None
+        self,
+        source_root: Path | None = None,
+        frozen: str = DEFAULT_FROZEN,
+        fallback: Path | None = None,
+        *,
+        many: bool = False,
     ) -> None:
         self.source_root = source_root.resolve() if source_root else None
+        #: A run of many files: history is read in one pass from the first path asked (``History.one_pass_first``).
+        self.many = many
         self.fallback = fallback.resolve() if fallback else None
         self.repositories: dict[Path, Repository] = {}
         self.by_folder: dict[Path, Repository] = {}
@@ -94,7 +101,7 @@ class Provenance:
             base = self.source_root or toplevel or self.fallback or folder
             if base not in self.repositories:
                 top = git_toplevel(base) if self.source_root else toplevel
-                self.repositories[base] = Repository(base.resolve(), top.resolve() if top else None)
+                self.repositories[base] = Repository(base.resolve(), top.resolve() if top else None, many=self.many)
             self.by_folder[folder] = self.repositories[base]
         return self.by_folder[folder]
 
