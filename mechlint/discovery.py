@@ -11,6 +11,9 @@ A file named on the command line is always kept. Reading
 than ``max-file-size`` bytes, and never follows a link out of the project;
 a file it cannot read gives the sentence that says why, which each command
 reports in its own way (``check``: a ``mechlint/unreadable-file`` finding).
+
+Long: which files a run reads and how it reads them are one decision (the
+patterns, the walk, the safe read); split, each part would need the others.
 """
 
 from __future__ import annotations
@@ -180,17 +183,41 @@ def _parts(path: str) -> list[str]:
 
 
 def _walk(top: str, include: tuple[str, ...], exclude: tuple[str, ...], bases: tuple[str, ...]) -> Iterator[str]:
-    for folder, dirnames, filenames in os.walk(top, followlinks=False, onerror=None):
-        dirnames[:] = sorted(name for name in dirnames if not matches(_relative(f"{folder}/{name}", bases), exclude))
-        for name in dirnames:  # a folder named like a mechanism file is reported, not skipped
-            if matches_exactly(_relative(f"{folder}/{name}", bases), include):
-                yield f"{folder}/{name}"
-        for name in filenames:
-            path = f"{folder}/{name}"
+    """The paths under ``top`` to check, in no particular order (the caller sorts them).
+
+    What ``os.walk(top, followlinks=False)`` would list, read with one
+    ``scandir`` per folder and no ``lstat`` per folder (a directory entry says
+    whether it is a link); a folder that cannot be listed is skipped, as
+    ``os.walk`` skips it.
+    """
+    folders = [top]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        for entry in entries:
+            path = f"{folder}/{entry.name}"
+            try:
+                is_folder = entry.is_dir()  # a link to a folder is listed as one, as os.walk lists it
+            except OSError:
+                is_folder = False
             relative = _relative(path, bases)
-            if matches_exactly(relative, include) and not matches(relative, exclude):
+            if is_folder:
+                if matches(relative, exclude):
+                    continue
+                if matches_exactly(relative, include):  # a folder named like a mechanism file is reported
+                    yield path
+                try:
+                    is_link = entry.is_symlink()
+                except OSError:
+                    is_link = True
+                if not is_link:  # a link to a folder is never walked
+                    folders.append(path)
+            elif matches_exactly(relative, include) and not matches(relative, exclude):
                 yield path
-        # Symbolic links to folders are listed in dirnames but never walked.
 
 
 def selected(path: Path, include: Iterable[str], exclude: Iterable[str], base: Path) -> bool:

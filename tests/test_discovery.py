@@ -10,9 +10,12 @@ import pytest
 from mechlint.cli import main
 from mechlint.config import Config, load_config
 from mechlint.discovery import (
+    DEFAULT_EXCLUDE,
     Candidate,
     UsageError,
     is_mechanism_file,
+    matches,
+    matches_exactly,
     mechanism_files,
     read_candidate,
 )
@@ -110,3 +113,34 @@ def test_pin_reads_no_more_than_the_configured_max_file_size_as_check_does(
     assert [r["rule"] for r in json.loads(capsys.readouterr().out)["results"]] == ["mechlint/unreadable-file"]
     assert main(["pin", "--check", "mechanisms"]) == 2
     assert "larger than max-file-size (200)" in capsys.readouterr().err
+
+
+def test_the_walk_lists_what_os_walk_lists(tmp_path: Path) -> None:
+    """One ``scandir`` per folder and no ``lstat`` per folder: the same files as ``os.walk(followlinks=False)``."""
+    import os
+
+    root = tmp_path / "blog"
+    for name in (
+        "a/mechanisms/m.json",
+        "a/mechanisms/deep/n.json",
+        "b/mechanisms/x.txt",
+        "node_modules/mechanisms/z.json",
+    ):
+        write(root, name, "{}")
+    (root / "a" / "mechanisms" / "folder.json").mkdir()  # a folder named like a mechanism file is reported
+    (root / "c").mkdir()
+    (root / "c" / "mechanisms").symlink_to(root / "a" / "mechanisms")  # listed, never walked
+    (root / "a" / "mechanisms" / "loop.json").symlink_to(root / "a" / "mechanisms" / "loop.json")
+    (root / "a" / "mechanisms" / "linked.json").symlink_to(root / "a" / "mechanisms")  # a link to a folder
+    config = Config(root=root, include=("**/mechanisms/*.json", "**/mechanisms/**/*.json"), exclude=("b",))
+    excluded = (*DEFAULT_EXCLUDE, *config.exclude)
+    expected = []
+    for folder, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = [d for d in dirnames if not matches(os.path.relpath(f"{folder}/{d}", root), excluded)]
+        for name in [*dirnames, *filenames]:
+            relative = os.path.relpath(f"{folder}/{name}", root)
+            if matches_exactly(relative, config.include) and not matches(relative, excluded):
+                expected.append(f"{folder}/{name}")
+    found = [str(candidate.path) for candidate in mechanism_files([root], config, root)]
+    assert sorted(found) == sorted(expected)
+    assert len(found) == len(set(found)) >= 5
