@@ -35,11 +35,12 @@ from typing import Any, NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from mechlint import jsonscan, prose  # noqa: E402
+from mechlint import jsonscan, lint, prose  # noqa: E402
 from mechlint.checking import run_rules  # noqa: E402
 from mechlint.config import Config  # noqa: E402
 from mechlint.document import Document, load  # noqa: E402
 from mechlint.plainlists import shipped  # noqa: E402
+from mechlint.report import OutputOptions  # noqa: E402
 from mechlint.rules import RuleContext  # noqa: E402
 from mechlint.rules.plain import passive_voice, term_consistency, word_choice  # noqa: E402
 from mechlint.rules.schema import violation  # noqa: E402
@@ -201,6 +202,25 @@ def in_process(files: list[tuple[str, bytes]], repeats: int) -> list[Pair]:
         prose.analyze.cache_clear()
         return texts
 
+    # indented JSON: the SARIF log of each corpus (every file's results), written with the fast and the plain encoder
+    from mechlint.report.jsontext import dumps, dumps_plain
+    from mechlint.report.sarif import to_data
+
+    folders = sorted({Path(name).parents[3] for name, _ in files})
+    logs = [to_data(lint([folder], Config(root=folder), root=folder, jobs=1), OutputOptions()) for folder in folders]
+    add(
+        "indented JSON (SARIF logs of both corpora)",
+        "report/jsontext.dumps",
+        "json.dumps(indent=2) (report/jsontext.dumps_plain)",
+        "tests/test_report_formats.py::test_the_fast_indented_json_is_the_standard_encoders_text",
+        timed_passes(
+            files[:1],
+            lambda _: [dumps(log) for log in logs],
+            lambda _: [dumps_plain(log) for log in logs],
+            repeats,
+            prepare=lambda f: f,
+        ),
+    )
     add(
         "analysis shortcut",
         "prose.analyze",
@@ -232,6 +252,22 @@ if sys.argv[1] == "fast":
     assert violation.fast_validator()(data)
 else:
     assert not any(True for _ in violation.validator().iter_errors(data))
+print(time.perf_counter() - start)
+"""
+
+
+#: Loads what a run reads of the shipped data (word lists, built-in invariants, mechanism schema); prints the seconds.
+PREBUILT_START = """
+import sys, time
+start = time.perf_counter()
+import mechlint.prebuilt
+from mechlint import plainlists
+if sys.argv[1] == "plain":  # read, parse and validate the shipped files, as before they were prebuilt
+    plainlists.prebuilt_data = mechlint.prebuilt.prebuilt_data = lambda relative: None
+    mechlint.prebuilt.prebuilt_schema = lambda name: None
+from mechlint import fastschema
+from mechlint.invariants.loader import builtin_rules
+plainlists.shipped(); builtin_rules(); fastschema.shipped("mechanism.schema.json")
 print(time.perf_counter() - start)
 """
 
@@ -268,6 +304,20 @@ def start_up(folder: Path, runs: int) -> list[Pair]:
             )
         )
     path = str(folder / one)
+    plain = in_child(PREBUILT_START, ["plain"], runs)
+    fast = in_child(PREBUILT_START, ["fast"], runs)
+    pairs.append(
+        Pair(
+            "prebuilt shipped data: start-up",
+            "mechlint/prebuilt/ (written by python -m mechlint.prebuild)",
+            "the shipped TOML files parsed and validated, the schema compiled",
+            "tests/test_prebuild.py",
+            "run",
+            plain,
+            fast,
+            1,
+        )
+    )
     plain = in_child(SCHEMA_START, ["plain", path], runs)
     fast = in_child(SCHEMA_START, ["fast", path], runs)
     pairs.append(
