@@ -198,8 +198,9 @@ def _walk(top: str, include: tuple[str, ...], exclude: tuple[str, ...], bases: t
                 entries = list(listing)
         except OSError:
             continue
+        prefix = folder if folder.endswith("/") else folder + "/"  # the top may be "/"
         for entry in entries:
-            path = f"{folder}/{entry.name}"
+            path = prefix + entry.name
             try:
                 is_folder = entry.is_dir()  # a link to a folder is listed as one, as os.walk lists it
             except OSError:

@@ -56,10 +56,11 @@ def _ignore_interrupts() -> None:
 
 def _run_chunk(bounds: tuple[int, int]) -> list[object]:
     assert _work is not None
-    results = [_work(_items[index]) for index in range(*bounds)]
-    if _flush is not None:
-        _flush()
-    return results
+    try:
+        return [_work(_items[index]) for index in range(*bounds)]
+    finally:
+        if _flush is not None:
+            _flush()
 
 
 def run_all(

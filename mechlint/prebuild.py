@@ -8,7 +8,6 @@ would write now. Nothing on the check path imports this module.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import pprint
 import sys
@@ -20,7 +19,7 @@ from mechlint.fastschema import module_source
 from mechlint.invariants.loader import SCHEMA_NAME as INVARIANTS_SCHEMA
 from mechlint.plainlists import SCHEMA_NAME as WORD_LISTS_SCHEMA
 from mechlint.plainlists import SHIPPED as SHIPPED_WORD_LISTS
-from mechlint.prebuilt import PREBUILT_SCHEMAS, shipped_bytes
+from mechlint.prebuilt import PREBUILT_SCHEMAS, built_from, shipped_bytes
 from mechlint.resources import data_folder, schema
 
 __all__ = ["prebuilt_files", "render", "write"]
@@ -62,7 +61,10 @@ def _data(relative: str) -> tuple[str, Any]:
     text = raw.decode("utf-8")
     data = parse_toml(text, path)
     check_schema(data, INVARIANTS_SCHEMA if relative.startswith("rules/invariants/") else WORD_LISTS_SCHEMA, path, text)
-    return hashlib.sha256(raw).hexdigest(), data
+    digest = built_from(relative, raw)
+    if digest is None:
+        raise FileNotFoundError(relative)
+    return digest, data
 
 
 def render() -> dict[str, str]:
@@ -75,10 +77,10 @@ def render() -> dict[str, str]:
         lines.append(f"    {relative!r}: (\n    {digest!r},\n    {body},\n    ),")
     files = {"data.py": "\n".join([*lines, "}"]) + "\n"}
     for name, module in PREBUILT_SCHEMAS.items():
-        raw = shipped_bytes(f"schemas/{name}")
-        if raw is None:
+        built = built_from(f"schemas/{name}")
+        if built is None:
             raise FileNotFoundError(name)
-        digest = f"DIGEST = {hashlib.sha256(raw).hexdigest()!r}\n\n"
+        digest = f"DIGEST = {built!r}\n\n"
         files[f"{module}.py"] = _HEADER.format(what=f"schemas/{name}") + digest + module_source(schema(name))
     return files
 

@@ -168,7 +168,7 @@ class ResultCache:
         self._pid = -1
         self._broken = False
         #: Entries put since the last flush: written in one transaction (one each cost a file about 0.2 ms).
-        self._pending: dict[str, tuple[str, str, float]] = {}
+        self._pending: dict[str, tuple[str, float]] = {}
 
     def _connect(self) -> sqlite3.Connection | None:
         if self._broken:
@@ -236,8 +236,7 @@ class ResultCache:
         """Keep the results for ``key``: written at the next :meth:`flush` (a worker flushes after each chunk)."""
         if self._broken:
             return
-        value = encode(results)
-        self._pending[key] = (value, self._mac(key, value), time.time())
+        self._pending[key] = (encode(results), time.time())
         if len(self._pending) >= FLUSH_AFTER:
             self.flush()
 
@@ -246,7 +245,7 @@ class ResultCache:
         connection = self._connect() if pending else None
         if connection is None:
             return
-        rows = [(key, value, mac, used) for key, (value, mac, used) in pending.items()]
+        rows = [(key, value, self._mac(key, value), used) for key, (value, used) in pending.items()]  # signed now
         try:
             with connection:
                 connection.execute("BEGIN IMMEDIATE")

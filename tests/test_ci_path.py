@@ -128,9 +128,7 @@ def test_one_pass_answers_as_git_log_follow(tmp_path: Path, seed: int, monkeypat
     assert answered, "the pass answered no path: the comparison would be empty"
 
 
-def test_a_run_of_many_files_reads_history_in_one_pass_from_the_first_path(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_run_of_many_files_reads_history_in_one_pass_sooner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Workers of a large run would each ask about 7 paths one by one (about 13 ms each) before the one pass."""
     repo = init(tmp_path / "blog")
     commit(repo, "posts", {f"post{index}.md": f"v{index}\n" for index in range(3)})
@@ -144,13 +142,13 @@ def test_a_run_of_many_files_reads_history_in_one_pass_from_the_first_path(
 
     monkeypatch.setattr(onepass, "AllChanges", counted)
     few, many = open_history(repo), open_history(repo)
-    many.one_pass_first = True
+    many.many_files = True
     for index in range(3):
         assert few.path_history(f"post{index}.md") == many.path_history(f"post{index}.md")
-    assert passes == [1], "only the history of the large run made the pass, at its first path"
+    assert passes == [1], "only the history of the large run made the pass, at its third path"
     data = json.loads(CLEAN.read_text(encoding="utf-8"))
-    data["sources"] = [{"path": "post0.md", "sha256": "0" * 64, "description": "gone"}]
     for index in range(PARALLEL_FROM):
+        data["sources"] = [{"path": f"post{index % 3}.md", "sha256": "0" * 64, "description": "gone"}]
         (repo / "content" / f"p{index}" / "mechanisms").mkdir(parents=True)
         (repo / "content" / f"p{index}" / "mechanisms" / "m.json").write_text(json.dumps(data), encoding="utf-8")
     passes.clear()
@@ -196,3 +194,30 @@ def test_the_blob_cache_does_not_wait_for_the_disk(tmp_path: Path) -> None:
     cache = BlobCache(tmp_path / "repo.git")
     assert cache.location.endswith("blobs.sqlite3")
     assert cache.connection.execute("PRAGMA synchronous").fetchone()[0] == 0
+
+
+def test_the_refs_are_never_stored_before_the_digests_they_vouch_for(tmp_path: Path) -> None:
+    """Digests wait in memory for a batch; recording the reachable set writes them in the same transaction."""
+    (tmp_path / "repo.git").mkdir()
+    cache = BlobCache(tmp_path / "repo.git")
+    oid, digest = "a" * 40, "b" * 64
+    cache.add([(oid, "blob", digest, None)])
+    cache.set_reachable("refs-1", [oid])
+    other = BlobCache(tmp_path / "repo.git")  # another process, or the next run after this one was killed
+    assert other.reachable_state() == "refs-1"
+    assert other.known([oid]) == {oid} and other.blobs_with(digest) == [oid]
+    cache.close()
+    other.close()
+
+
+def test_result_cache_entries_are_signed_with_the_cache_secret(tmp_path: Path) -> None:
+    from mechlint.model import Level, Region, Result
+    from mechlint.resultcache import ResultCache
+
+    results = (Result("m.json", "r/x", Level.WARNING, "message", "/title", Region(1, 1, 1, 2)),)
+    cache = ResultCache(tmp_path / "cache", "fingerprint", lambda location, paths: "")
+    cache.put("key", results)  # no get first: the secret is loaded when the entries are written
+    cache.close()
+    again = ResultCache(tmp_path / "cache", "fingerprint", lambda location, paths: "")
+    assert again.get("key", "m.json") == results
+    again.close()

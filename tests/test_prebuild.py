@@ -105,6 +105,21 @@ def test_a_changed_schema_is_compiled_from_the_file(data_copy: Path) -> None:
     assert check is not None and check is not mechanism_schema.check
 
 
+def test_a_changed_validating_schema_makes_the_data_read_from_the_file(data_copy: Path) -> None:
+    path = data_copy / "schemas" / "word-lists.schema.json"
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert prebuilt_data("rules/plain/words.toml") is None
+    assert prebuilt_data("rules/invariants/prefix-cache.toml") is not None
+    assert plainlists.shipped().substitutions
+
+
+def test_a_changed_compiler_makes_the_schema_compiled_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    compiler = tmp_path / "fastschema.py"
+    compiler.write_text(mechlint.prebuilt.COMPILER.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    monkeypatch.setattr(mechlint.prebuilt, "COMPILER", compiler)
+    assert prebuilt_schema("mechanism.schema.json") is None
+
+
 def test_what_a_run_builds_from_the_prebuilt_data_equals_what_it_builds_from_the_files(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

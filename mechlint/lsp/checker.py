@@ -166,7 +166,10 @@ class Checker:
         except Exception as error:  # a repository that cannot be read is reported by the rules
             self.log(f"cannot look at the repository of {document.path}: {error}")
             return
-        watched = [os.path.join(repository.base, p) for p in source_paths(document.data) if "\0" not in p]
+        provenance = project.services.provenance()
+        paths = [p for p in source_paths(document.data) if "\0" not in p]
+        originals = [original for p in paths if (original := provenance.frozen_original(p)) is not None]
+        watched = [os.path.join(repository.base, p) for p in (*paths, *originals)]  # an original's state is read too
         if repository.toplevel is not None:
             git = os.path.join(repository.toplevel, ".git")
             watched += [os.path.join(git, "HEAD"), os.path.join(git, "packed-refs")]

@@ -7,7 +7,7 @@ Long: generated data, held equal to its sources by ``tests/test_prebuild.py``.
 
 FILES = {
     'rules/plain/words.toml': (
-    '47cb2f8300549421c3beef2f9e7178d24b920984de37b8a8ae5d94b920e6ac69',
+    '7a76b119552df98aa3f4687c00332a1bd5d0c5cb3d2c4526efce7aad714064d9',
     {'words': [{'word': 'utilize', 'use': 'use', 'why': 'a longer word for the same thing'},
                {'word': 'leverage', 'use': 'use', 'why': 'jargon for use'},
                {'word': 'facilitate', 'use': 'help, make possible', 'why': 'vague; say what is done'},
@@ -57,7 +57,7 @@ FILES = {
                {'word': 'amongst', 'use': 'among', 'why': 'archaic word'}]},
     ),
     'rules/plain/acronyms.toml': (
-    '200c85268125609acbc0b4a73bdc0c4bf7a2854f298b427108bb09d033ce4d97',
+    '7c20997d58ef03debd7716a1792be9ae06f2020e792203e6c30fc5b073cbd7b0',
     {'allow': ['AI',
                'API',
                'ASCII',
@@ -224,7 +224,7 @@ FILES = {
                'WHERE']},
     ),
     'rules/invariants/prefix-cache.toml': (
-    'f8e1aa5a7d219df9f3df8ae7c0e1d88cfec261f67b26b29bd62c351ed22ea78f',
+    '7ca3becafdc6fa64dbfb28285f0834bc250553143c9fe2ee11bcd11d82729289',
     {'invariant': [{'name': 'reuse-after-store-and-compare',
                     'level': 'error',
                     'summary': 'An edge reuseN is animated before storeN was animated and a cache key was '

@@ -108,16 +108,29 @@ class BlobCache:
 
     def flush(self) -> None:
         """Write the rows added since the last flush, in one transaction (one each cost a source about 0.3 ms)."""
-        rows, self._pending = self._pending, []
-        if not rows:
+        if not self._pending:
             return
         try:
             with self.connection:
                 self.connection.execute("BEGIN IMMEDIATE")
-                self.connection.executemany("INSERT OR IGNORE INTO blobs VALUES (?, ?, ?, ?)", rows)
+                written = self._write_pending()
         except sqlite3.Error:
             return  # kept in memory for the rest of the run
-        for row in rows:
+        self._forget(written)
+
+    def _write_pending(self) -> list[Row]:
+        """Insert the pending rows in the transaction that is open; the rows, to :meth:`_forget` once it commits."""
+        rows, self._pending = self._pending, []
+        try:
+            self.connection.executemany("INSERT OR IGNORE INTO blobs VALUES (?, ?, ?, ?)", rows)
+        except sqlite3.Error:
+            self._pending = rows + self._pending
+            raise
+        return rows
+
+    def _forget(self, written: list[Row]) -> None:
+        """Stop reading from memory the rows now stored."""
+        for row in written:
             if self._rows.get(row[0]) is row:
                 del self._rows[row[0]]
 
@@ -154,15 +167,25 @@ class BlobCache:
         return str(row[0][0]) if row else None
 
     def set_reachable(self, refs: str, oids: Iterable[str]) -> None:
+        """Record which blobs the refs reach; with them, in one transaction, the digests not written yet.
+
+        The refs stored say that every reachable blob's digest is stored too:
+        a run stopped after this commit must not leave digests unwritten.
+        """
         oids = list(oids)
+        written: list[Row] = []
         try:
             with self.connection:
                 self.connection.execute("BEGIN IMMEDIATE")
+                written = self._write_pending()
                 self.connection.execute("DELETE FROM reachable")
                 self.connection.executemany("INSERT OR IGNORE INTO reachable VALUES (?)", ((o,) for o in oids))
                 self.connection.execute("INSERT OR REPLACE INTO meta VALUES ('refs', ?)", (refs,))
         except sqlite3.Error:
+            self._pending = written + self._pending  # rolled back with the rest: still to write, read from memory
             self._reachable = (refs, frozenset(oids))
+            return
+        self._forget(written)
 
     def answer(self, refs: str, question: str) -> bytes | None:
         """What git answered to ``question`` when the refs had this fingerprint ("" for any refs)."""

@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 ALL_REFS = ("--exclude=refs/stash", "--all")
 #: Paths asked about one by one (answers not kept from an earlier run) before one pass over history answers the rest.
 ONE_PASS_AFTER = 8
+#: The same in a run of many files (each worker would ask about its first paths one by one): a run that misses
+#: the result cache for a file or two still asks about their paths alone.
+ONE_PASS_AFTER_MANY = 3
 
 
 class Git:
@@ -221,9 +224,9 @@ class History:
         self._refs: str | None = None
         self._changes: AllChanges | None = None
         self._unanswered = 0
-        #: Whether the first path asked about brings the one pass over history (a run of many files: set by
-        #: the caller); otherwise :data:`ONE_PASS_AFTER` paths are asked about one by one first.
-        self.one_pass_first = False
+        #: A run of many files (set by the caller): the one pass over history comes after
+        #: :data:`ONE_PASS_AFTER_MANY` paths asked one by one instead of :data:`ONE_PASS_AFTER`.
+        self.many_files = False
         #: git commands started before the run needed their answers (:meth:`prefetch`), each used once.
         self._early: dict[str, tuple[subprocess.Popen[bytes], tuple[str, ...], bool]] = {}
 
@@ -298,8 +301,8 @@ class History:
     def path_history(self, path: str) -> list[Revision]:
         """Every commit that changed ``path`` on any ref but the stash, renames followed, newest first.
 
-        Once a run has asked git about :data:`ONE_PASS_AFTER` paths (one, with
-        :attr:`one_pass_first`: a run of many files would get there), one pass
+        Once a run has asked git about :data:`ONE_PASS_AFTER` paths
+        (:data:`ONE_PASS_AFTER_MANY` in a run of many files, :attr:`many_files`), one pass
         over all of history (:mod:`mechlint.provenance.onepass`) answers every
         path it can answer exactly; git is asked about the others one by one.
         """
@@ -343,7 +346,7 @@ class History:
             if self.answers is not None and self.answers.answer(self.refs_key(), question) is not None:
                 return None  # this path's own answer is kept already
             self._unanswered += 1
-            if self._unanswered < (1 if self.one_pass_first else ONE_PASS_AFTER):
+            if self._unanswered < (ONE_PASS_AFTER_MANY if self.many_files else ONE_PASS_AFTER):
                 return None  # a few paths (one file checked): cheaper to ask about each than to read all history
             self._changes = onepass.AllChanges(self._ask(onepass.QUESTION, ("log", *ALL_REFS, *onepass.ARGS)))
         return self._changes

@@ -43,7 +43,7 @@ class Repository:
     def __init__(self, base: Path, toplevel: Path | None, *, many: bool = False) -> None:
         self.base = base
         self.toplevel = toplevel
-        #: A run of many files (see ``History.one_pass_first``).
+        #: A run of many files (see ``History.many_files``).
         self.many = many
         #: The facts of each ``(path, sha256)`` asked about, so a source shared by many mechanisms is looked up once.
         self.sources: dict[tuple[str, str | None], Source] = {}
@@ -90,7 +90,7 @@ class Repository:
         from mechlint.provenance.cache import BlobCache
 
         history.answers = BlobCache(history.common_dir)  # git's answers are kept between runs beside the digests
-        history.one_pass_first = self.many
+        history.many_files = self.many
         return history
 
     def index(self) -> BlobIndex | None:
@@ -135,6 +135,7 @@ class Repository:
             self._history.answers.flush()
 
     def close(self) -> None:
+        self.flush()
         if self._history is not None:  # opened
             self._history.close()
             if self._history.answers is not None:

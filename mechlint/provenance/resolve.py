@@ -86,7 +86,7 @@ class Provenance:
         many: bool = False,
     ) -> None:
         self.source_root = source_root.resolve() if source_root else None
-        #: A run of many files: history is read in one pass from the first path asked (``History.one_pass_first``).
+        #: A run of many files: history is read in one pass sooner (``History.many_files``).
         self.many = many
         self.fallback = fallback.resolve() if fallback else None
         self.repositories: dict[Path, Repository] = {}
