@@ -88,20 +88,24 @@ class PlainLists:
         substitutions: tuple[Substitution, ...] = (),
         allow: frozenset[str] = frozenset(),
         forms: dict[str, Substitution] | None = None,
-        leads: frozenset[str | tuple[str, str]] | None = frozenset(),
     ) -> None:
         self.substitutions = substitutions
         self.allow = allow
         self._forms = forms or {}
-        #: What the folded runs of a text must hold where a form matches (see :func:`_lead`);
-        #: ``None`` when a form does not start with a word character.
-        self._leads = leads
         #: The forms by the first folded run of each, longest first (``None``: every form, the whole pattern).
         self._by_lead: dict[str | None, list[str]] = {None: sorted(self._forms, key=len, reverse=True)}
+        leads: set[str | tuple[str, str]] = set()
+        anywhere = False  # a form that does not start with a word character could start anywhere
         for form in self._by_lead[None]:
             lead = _lead(form)
-            if lead is not None:
+            if lead is None:
+                anywhere = True
+            else:
+                leads.add(lead)
                 self._by_lead.setdefault(lead if isinstance(lead, str) else lead[0], []).append(form)
+        #: What the folded runs of a text must hold where a form matches (see :func:`_lead`);
+        #: ``None`` when a form does not start with a word character.
+        self._leads = None if anywhere else frozenset(leads)
         #: The pattern of each lead, compiled when a text first needs it (the whole one takes milliseconds).
         self._compiled: dict[str | None, re.Pattern[str]] = {}
 
@@ -123,9 +127,7 @@ class PlainLists:
         for entry in entries:
             for form in inflections(entry.word):
                 forms.setdefault(" ".join(form.split()), entry)
-        found = [_lead(form) for form in forms]
-        leads = None if None in found else frozenset(lead for lead in found if lead is not None)
-        return cls(entries, frozenset(acronym_key(item) for item in allow), forms, leads)
+        return cls(entries, frozenset(acronym_key(item) for item in allow), forms)
 
     def pattern(self, lead: str | None = None) -> re.Pattern[str] | None:
         """The pattern of the forms whose first run is ``lead`` (folded); of every form for ``None``.

@@ -16,10 +16,8 @@ from typing import Any
 
 from mechlint.datafile import check_schema, parse_toml
 from mechlint.fastschema import module_source
-from mechlint.invariants.loader import SCHEMA_NAME as INVARIANTS_SCHEMA
-from mechlint.plainlists import SCHEMA_NAME as WORD_LISTS_SCHEMA
 from mechlint.plainlists import SHIPPED as SHIPPED_WORD_LISTS
-from mechlint.prebuilt import PREBUILT_SCHEMAS, built_from, shipped_bytes
+from mechlint.prebuilt import PREBUILT_SCHEMAS, built_from, shipped_bytes, validating_schema
 from mechlint.resources import data_folder, schema
 
 __all__ = ["prebuilt_files", "render", "write"]
@@ -60,7 +58,7 @@ def _data(relative: str) -> tuple[str, Any]:
     path = data_folder("rules") / relative.partition("/")[2]
     text = raw.decode("utf-8")
     data = parse_toml(text, path)
-    check_schema(data, INVARIANTS_SCHEMA if relative.startswith("rules/invariants/") else WORD_LISTS_SCHEMA, path, text)
+    check_schema(data, validating_schema(relative), path, text)
     digest = built_from(relative, raw)
     if digest is None:
         raise FileNotFoundError(relative)

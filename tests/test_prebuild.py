@@ -15,7 +15,7 @@ from mechlint.datafile import read_toml
 from mechlint.errors import ConfigError
 from mechlint.invariants import loader
 from mechlint.model import Level
-from mechlint.prebuilt import prebuilt_data, prebuilt_schema
+from mechlint.prebuilt import prebuilt_data, prebuilt_schema, validating_schema
 from mechlint.resources import data_folder, schema
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,3 +134,8 @@ def test_what_a_run_builds_from_the_prebuilt_data_equals_what_it_builds_from_the
         loader.builtin_rules.cache_clear()
     assert with_prebuilt[0] == plain[0]
     assert [(r.meta, r.doc) for r in with_prebuilt[1]] == [(r.meta, r.doc) for r in plain[1]]
+
+
+def test_the_schema_each_data_file_is_validated_with_is_the_one_its_loader_names() -> None:
+    assert validating_schema("rules/plain/words.toml") == plainlists.SCHEMA_NAME
+    assert validating_schema("rules/invariants/prefix-cache.toml") == loader.SCHEMA_NAME

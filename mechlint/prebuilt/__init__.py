@@ -25,7 +25,15 @@ from typing import Any
 
 from mechlint.resources import data_folder
 
-__all__ = ["COMPILER", "PREBUILT_SCHEMAS", "built_from", "prebuilt_data", "prebuilt_schema", "shipped_bytes"]
+__all__ = [
+    "COMPILER",
+    "PREBUILT_SCHEMAS",
+    "built_from",
+    "prebuilt_data",
+    "prebuilt_schema",
+    "shipped_bytes",
+    "validating_schema",
+]
 
 #: The shipped schemas compiled ahead, with the module (here) each one is written to.
 PREBUILT_SCHEMAS = {"mechanism.schema.json": "mechanism_schema"}
@@ -42,6 +50,11 @@ def shipped_bytes(relative: str) -> bytes | None:
         return None
 
 
+def validating_schema(relative: str) -> str:
+    """The schema (in ``schemas/``) a shipped data file (``rules/…``) is validated with."""
+    return "invariants.schema.json" if relative.startswith("rules/invariants/") else "word-lists.schema.json"
+
+
 def built_from(relative: str, raw: bytes | None = None) -> str | None:
     """The digest of what a prebuilt value of the shipped file ``relative`` (``rules/…``, ``schemas/…``) is made of.
 
@@ -55,8 +68,7 @@ def built_from(relative: str, raw: bytes | None = None) -> str | None:
         except OSError:
             maker = None
     else:
-        validator = "invariants.schema.json" if relative.startswith("rules/invariants/") else "word-lists.schema.json"
-        maker = shipped_bytes(f"schemas/{validator}")
+        maker = shipped_bytes(f"schemas/{validating_schema(relative)}")
     raw = shipped_bytes(relative) if raw is None else raw
     if raw is None or maker is None:
         return None
