@@ -9,6 +9,7 @@ import typer
 
 from mechlint import __version__
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_USAGE, error
+from mechlint.cli.extras import require
 from mechlint.cli.inputs import RootOption, provenance_or_exit, read_or_exit
 from mechlint.terminal import printable
 
@@ -22,6 +23,7 @@ def keygen(
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing key files.")] = False,
 ) -> None:
     """Write an Ed25519 key pair for attest and verify."""
+    require("attest", "mechlint keygen")
     from mechlint.attest import AttestError
     from mechlint.attest import keygen as make_keys
 
@@ -43,6 +45,7 @@ def attest(
     root: RootOption = None,
 ) -> None:
     """Sign an in-toto statement over the file and its sources (a DSSE envelope)."""
+    require("attest", "mechlint attest")
     import json
 
     from mechlint.attest import AttestError, load_private_key, sign, statement
@@ -81,6 +84,7 @@ def verify(
     root: RootOption = None,
 ) -> None:
     """Exit 0 only if the signature verifies with KEY and every subject matches the bytes now."""
+    require("attest", "mechlint verify")
     from mechlint.attest import AttestError
     from mechlint.attest import verify as check_attestation
 

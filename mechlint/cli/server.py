@@ -15,7 +15,10 @@ def server(
         Path | None, typer.Option(metavar="FOLDER", help="Source paths are relative to this folder (as check --root).")
     ] = None,
 ) -> None:
-    """Run the language server (LSP over standard input and output) for editors."""
+    """Run the language server (LSP over standard input and output) for editors; needs mechlint[lsp]."""
+    from mechlint.cli.extras import require
+
+    require("lsp", "mechlint server")
     from mechlint.lsp.server import main as serve
 
     raise typer.Exit(serve(root))
