@@ -73,7 +73,11 @@ def place(document: Document, finding: Finding) -> Result:
     line = lines[region.start_line - 1] if region.start_line <= len(lines) else ""
     source_start, source_line = excerpt(line, region.start_column - 1)
     trace = tuple(
-        LocatedTrace(document.region(Finding(finding.rule_id, step.message, step.pointer)), step.message, step.pointer)
+        LocatedTrace(
+            document.region(Finding(finding.rule_id, step.message, step.pointer, underline=step.underline)),
+            step.message,
+            step.pointer,
+        )
         for step in finding.trace
     )
     assert finding.level is not None

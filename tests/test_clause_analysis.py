@@ -241,5 +241,15 @@ def test_a_malformed_clause_definition_is_a_config_error(tmp_path: Path, table: 
     assert fragment in str(caught.value)
 
 
+def test_the_wording_is_suggested_only_when_the_comparison_is_missing(
+    tmp_path: Path, seed_data: dict[str, Any]
+) -> None:
+    data = copy.deepcopy(seed_data)
+    data["scenarios"][0]["steps"][1]["paths"] = []  # no store: the comparison is there, the store is missing
+    found = _lint(tmp_path, data)
+    assert found and all("no step before this one animates store" in message for _, _, message, _ in found)
+    assert not any("e.g." in message for _, _, message, _ in found)
+
+
 if __name__ == "__main__":
     print(measure())

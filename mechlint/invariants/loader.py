@@ -210,9 +210,18 @@ def _check_scenario(
             if holds:
                 continue
             explanation = explain(invariant.formula, columns, views, index, binding, invariant.says, scenario, numbers)
-            trace = tuple(TraceStep(items[step][2], message) for step, message in explanation.trace)
-            message = explanation.message + wording_hint(invariant, invariant.formula, views, index, numbers)
-            yield Finding(invariant.rule_id, message, pointer=items[index][2], trace=trace)
+            trace = tuple(TraceStep(items[k][2], line, _title(items[k])) for k, line in explanation.trace)
+            message = explanation.message
+            message += wording_hint(invariant, invariant.formula, views, index, numbers, message)
+            yield Finding(
+                invariant.rule_id, message, pointer=items[index][2], trace=trace, underline=_title(items[index])
+            )
+
+
+def _title(item: tuple[int, dict[str, Any], str]) -> str:
+    """Where a finding at a step is underlined: its title, the words a reader sees (the finding stays at the step)."""
+    _, step, pointer = item
+    return f"{pointer}/title" if isinstance(step.get("title"), str) and step["title"] else ""
 
 
 def _doc(invariant: Invariant) -> str:
@@ -235,7 +244,7 @@ def to_rule(invariant: Invariant) -> Rule:
             "The animation must tell a true story: a step that happens before its cause "
             "teaches the reader something false."
         ),
-        location="the step that breaks the invariant, with a trace of the steps that matter",
+        location="the step that breaks the invariant (its title underlined), with a trace of the steps that matter",
         examples=invariant.examples,
         tags=("invariant",),
         reports=(UNDECIDED_TEXT,) if clause_definitions(invariant.formula) else (),

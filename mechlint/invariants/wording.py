@@ -88,14 +88,17 @@ def undecided_notes(
         yield Finding(UNDECIDED_TEXT, message, pointer=pointer, span=span)
 
 
-def wording_hint(invariant: Invariant, root: Node, views: list[StepView], index: int, numbers: list[int]) -> str:
-    """What the error adds about a missing step of a clause definition: the wording that counts, and a near miss."""
+def wording_hint(
+    invariant: Invariant, root: Node, views: list[StepView], index: int, numbers: list[int], message: str
+) -> str:
+    """What an error ``message`` about a missing step of a clause definition adds: the wording that counts, a near
+    miss."""
     hints = []
     for name, node in clause_definitions(root).items():
         example = invariant.wordings.get(name)
-        if not example:
-            continue
         says = invariant.says.get(name) or f"satisfies {name}"
+        if not example or f" {says}" not in message:
+            continue
         hint = f'; a step counts when its title, description or state says that it {says}, e.g. "{example}"'
         for earlier in range(index - 1, -1, -1):
             judgement = judge(node.values, views[earlier].text)
