@@ -48,8 +48,7 @@ def _reject_constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
-#: The span of a whole string: an underlined value shows its words, without the quotes.
-_WHOLE = (0, 1 << 62)
+_WHOLE = (0, 1 << 62)  # the span of a whole string: an underlined value shows its words, without the quotes
 
 
 class Document:
