@@ -94,9 +94,13 @@ def test_known_misses_are_listed_in_the_docs() -> None:
 def test_the_docs_give_the_measured_precision_and_recall() -> None:
     doc = (ROOT / "docs" / "invariants.md").read_text(encoding="utf-8")
     found = measure()
-    written = re.search(r"precision (\d\.\d\d) and recall (\d\.\d\d)", doc)
+    written = re.search(r"precision (\d\.\d{3}) and recall (\d\.\d{3}) \((\d+) found, (\d+) false, (\d+)", doc)
     assert written is not None
-    assert (written.group(1), written.group(2)) == (f"{found['precision']:.2f}", f"{found['recall']:.2f}")
+    assert written.groups() == (
+        f"{found['precision']:.3f}",
+        f"{found['recall']:.3f}",
+        *(str(found[count]) for count in ("tp", "fp", "fn")),
+    )
 
 
 @pytest.mark.parametrize(
@@ -249,6 +253,17 @@ def test_the_wording_is_suggested_only_when_the_comparison_is_missing(
     found = _lint(tmp_path, data)
     assert found and all("no step before this one animates store" in message for _, _, message, _ in found)
     assert not any("e.g." in message for _, _, message, _ in found)
+
+
+def test_the_docs_list_the_default_grammar() -> None:
+    from mechlint.invariants.vocabulary import DEFAULTS
+
+    doc = (ROOT / "docs" / "invariants.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(" `"): line for line in doc.splitlines() if line.startswith("| `")}
+    given = {field: words for field, words in DEFAULTS.items() if words}
+    assert given and all(
+        rows[field].split("|")[2].strip() == ", ".join(f'"{w}"' for w in words) for field, words in given.items()
+    )
 
 
 if __name__ == "__main__":

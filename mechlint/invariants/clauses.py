@@ -46,6 +46,8 @@ PRONOUNS = frozenset(("it", "them", "they", "this", "one"))
 FUTURE_MARKERS = frozenset(("before", "until"))
 TIME_MARKERS = frozenset(("when", "whenever", "once", "if", "after"))
 COUNTERFACTUAL = frozenset(("were", "had"))
+#: Nouns of the story's time: "in a later step" is not this step.
+TIME_NOUNS = frozenset(("step", "steps", "stage", "phase", "round", "moment", "time"))
 _WORD = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 
@@ -126,6 +128,14 @@ def _bare(word: str, vocab: Vocabulary) -> bool:
     return word in vocab.listed["acts"] or word in vocab.listed["outcomes"]
 
 
+def _later_step(words: tuple[str, ...], vocab: Vocabulary) -> bool:
+    """Whether the clause is about a later time of the story ("in a later step", "at the next stage")."""
+    return any(
+        vocab.has("later", word) and words[index + 1 : index + 2] and words[index + 1] in TIME_NOUNS
+        for index, word in enumerate(words)
+    )
+
+
 def _any(words: tuple[str, ...], vocab: Vocabulary, field: str) -> str:
     """The first word (or phrase) of ``field`` in the clause, or ""."""
     for index, word in enumerate(words):
@@ -159,7 +169,8 @@ def _scope(clause: Clause, vocab: Vocabulary, index: int, kind: str, key: int, i
     modal = _any(words, vocab, "hypothetical")
     if modal:
         return NO, f"it may or will happen, not that it does ({modal!r})"
-    if marker in FUTURE_MARKERS or ((marker in TIME_MARKERS or kind == "alike") and _any(words, vocab, "later")):
+    later = _any(words, vocab, "later")
+    if marker in FUTURE_MARKERS or (later and (marker in TIME_MARKERS or kind == "alike" or _later_step(words, vocab))):
         return NO, f"it happens later ({marker!r})"
     if vocab.has("conditional", marker) and any(word in COUNTERFACTUAL for word in words):
         return NO, f"it is a hypothetical ({marker!r} ... {next(w for w in words if w in COUNTERFACTUAL)!r})"

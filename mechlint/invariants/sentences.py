@@ -94,6 +94,10 @@ def clauses(sentence: list[tuple[str, int, int]], vocab: Vocabulary) -> list[Cla
 
 
 def _object_clause(current: list[tuple[str, int, int]], word: str, vocab: Vocabulary) -> bool:
-    """Whether ``word`` starts what an act of comparing acts on ("checks whether the key ..."): not a new clause."""
+    """Whether ``word`` starts what a predicate of comparing is about ("checks whether the key ...", "finds that
+    the hashes ..."): not a new clause."""
     words = tuple(w for w, _, _ in current)
-    return vocab.has("complements", word) and listed_at(vocab, "acts", words, len(words) - 1)
+    last = len(words) - 1
+    return vocab.has("complements", word) and any(
+        listed_at(vocab, field, words, last) for field in ("acts", "outcomes")
+    )

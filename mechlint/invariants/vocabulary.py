@@ -53,10 +53,14 @@ DEFAULTS: Mapping[str, tuple[str, ...]] = {
     "negations": (
         "not", "never", "no", "none", "nothing", "nobody", "no one", "neither", "nor", "without", "skip", "skips",
         "skipped", "skipping", "fail to", "fails to", "failed to", "failing to", "instead of", "rather than",
-        "no longer",
+        "no longer", "omit", "omits", "omitted", "bypass", "bypasses", "bypassed", "ignore", "ignores", "ignored",
+        "left out", "leaves out",
     ),
     # a comparison that may or will happen, or would under a condition that does not hold: not one that happens
-    "hypothetical": ("can", "could", "would", "may", "might", "will", "shall", "going to"),
+    "hypothetical": (
+        "can", "could", "would", "may", "might", "will", "shall", "going to", "suppose", "supposing", "imagine",
+        "assume", "assuming",
+    ),
     # a comparison under a real condition: the step may or may not do it; the analysis cannot decide
     "conditional": ("if", "unless"),
     # a comparison that is required: the step says it must happen, not that it does
