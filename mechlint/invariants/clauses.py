@@ -94,27 +94,53 @@ def _judge(values: tuple[str, ...], text: str) -> Judgement:
     return best
 
 
-def _key_argument(
-    words: tuple[str, ...], vocab: Vocabulary, runs: list[tuple[int, int]], index: int, previous: Clause | None
-) -> int | None:
-    """Where the key (or an entry, or a place looked in) is an argument of the predicate at ``index``."""
+class _Arguments(Record):
+    """The noun phrases of a clause that may be the key, found once per clause (not once per predicate)."""
+
+    key: int | None  # where the first phrase headed by a key or an entry starts
+    places: tuple[tuple[int, int], ...]  # the phrases headed by a place, as (start, end)
+    pronoun: int  # where the last pronoun is (-1: none)
+    about_key: bool  # whether the clause before ends on the key ("it" may be the key)
+
+
+def _arguments(
+    words: tuple[str, ...], vocab: Vocabulary, runs: list[tuple[int, int]], previous: Clause | None
+) -> _Arguments:
+    key = None
+    places = []
     for start, end in runs:
         head = words_of.head(words, (start, end))
-        if vocab.has("keys", head) or vocab.has("entries", head):
-            return start
         participle = words[start].endswith("ed") and vocab.has("entries", words[start])
-        if participle and end - start > 1 and words[start - 1 : start] and words[start - 1] in DETERMINERS:
-            return start  # "a cached record"
-        if vocab.has("places", head) and (
-            start > index or (end == index and _bare(words[index], vocab)) or _passive(words, index)
+        if (
+            vocab.has("keys", head)
+            or vocab.has("entries", head)
+            or (
+                participle and end - start > 1 and start > 0 and words[start - 1] in DETERMINERS  # "a cached record"
+            )
         ):
-            return start  # "looks up the name in its cache", "a cache hit"
-    if previous is not None and any(word in PRONOUNS for word in words[index + 1 :]):
+            key = start if key is None else key
+        elif vocab.has("places", head):
+            places.append((start, end))
+    pronoun = max((at for at, word in enumerate(words) if word in PRONOUNS), default=-1)
+    about_key = False
+    if previous is not None and pronoun >= 0:
         earlier = noun_phrases(previous.words, vocab, {i for i, _ in words_of.predicates(previous.words, vocab)})
         if earlier:
             head = words_of.head(previous.words, earlier[-1])
-            if vocab.has("keys", head) or vocab.has("entries", head):
-                return len(words)  # "it", after a clause about the key
+            about_key = vocab.has("keys", head) or vocab.has("entries", head)
+    return _Arguments(key, tuple(places), pronoun, about_key)
+
+
+def _key_argument(words: tuple[str, ...], vocab: Vocabulary, found: _Arguments, index: int) -> int | None:
+    """Where the key (or an entry, or a place looked in) is an argument of the predicate at ``index``."""
+    if found.key is not None:
+        return found.key
+    passive = _passive(words, index)
+    for start, end in found.places:  # "looks up the name in its cache", "a cache hit", "the TLB is searched"
+        if start > index or (end == index and _bare(words[index], vocab)) or passive:
+            return start
+    if found.about_key and found.pronoun > index:
+        return len(words)  # "it", after a clause about the key
     return None
 
 
@@ -151,8 +177,9 @@ def _clause(clause: Clause, vocab: Vocabulary, previous: Clause | None, inherite
     if not predicates:
         return NO, ""
     runs = noun_phrases(words, vocab, {index for index, _ in predicates})
+    found = _arguments(words, vocab, runs, previous)
     for index, kind in predicates:
-        key = _key_argument(words, vocab, runs, index, previous)
+        key = _key_argument(words, vocab, found, index)
         if key is not None:
             return _scope(clause, vocab, index, kind, key, inherited)
     compared = [words_of.head(words, run) for run in runs]

@@ -129,7 +129,7 @@ def _invariants(data: dict[str, Any], path: Path, text: str) -> list[Invariant]:
                 raise ConfigError(f"{def_where}: give either formula or clause, not both or neither", path)
             if "clause" in definition:
                 definitions[def_name] = Node("clause", values=values_of(definition["clause"]))
-                sources[def_name] = show_clause(definition["clause"])
+                sources[def_name] = show_clause(def_name, definition["clause"])
             else:
                 definitions[def_name] = _formula(definition["formula"], definitions, def_where, path, text, sizes)
                 sources[def_name] = definition["formula"].strip()

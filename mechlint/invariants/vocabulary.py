@@ -147,9 +147,9 @@ def _forms(word: str) -> set[str]:
     return forms
 
 
-def show_clause(table: Mapping[str, Iterable[str]]) -> str:
+def show_clause(name: str, table: Mapping[str, Iterable[str]]) -> str:
     """A clause table as TOML lines, for ``mechlint rule`` (the lists it gives; the defaults are not repeated)."""
-    lines = ["[clause]"]
+    lines = [f"[invariant.define.{name}.clause]"]
     for field in FIELDS:
         if field in table:
             lines.append(f"{field} = [" + ", ".join(f'"{word}"' for word in table[field]) + "]")
