@@ -17,12 +17,13 @@ from mechlint.invariants.clauses import NO, UNDECIDED, Judgement, judge
 from mechlint.invariants.formula import Node
 from mechlint.invariants.monitor import StepView
 from mechlint.model import Finding
+from mechlint.rules.invariant.undecided_text import META as UNDECIDED_TEXT_RULE
 from mechlint.views import quote
 
 if TYPE_CHECKING:
     from mechlint.invariants.loader import Invariant
 
-UNDECIDED_TEXT = "invariant/undecided-text"
+UNDECIDED_TEXT = UNDECIDED_TEXT_RULE.id
 
 
 def clause_definitions(root: Node) -> dict[str, Node]:

@@ -21,12 +21,11 @@ compared with the keys of the cache entries", or "the keys match".
 
 from __future__ import annotations
 
-from mechlint.invariants.wording import UNDECIDED_TEXT
 from mechlint.model import Level
 from mechlint.rules import Example, RuleMeta
 
 META = RuleMeta(
-    id=UNDECIDED_TEXT,
+    id="invariant/undecided-text",
     level=Level.NOTE,
     summary="An invariant could not judge what a step's text says, and its verdict depends on it.",
     why=(
