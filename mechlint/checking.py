@@ -41,8 +41,29 @@ def run_rules(document: Document, enabled: Sequence[EnabledRule]) -> tuple[list[
                 findings.append(Finding(INTERNAL_ERROR, message, level=internal.level))
             continue
         level = entry.level  # a finding may raise its own level above the configured one, never lower it
-        findings.extend(f if f.level == level else f._replace(level=max(level, f.level or level)) for f in found)
+        if meta.reports and any(f.rule_id != meta.id for f in found):
+            found = _companions(found, meta.id, meta.reports, enabled)
+        findings.extend(
+            f if f.level == level or f.rule_id != meta.id else f._replace(level=max(level, f.level or level))
+            for f in found
+        )
     return findings, notifications
+
+
+def _companions(
+    found: list[Finding], rule_id: str, reports: tuple[str, ...], enabled: Sequence[EnabledRule]
+) -> list[Finding]:
+    """A rule's findings under the ids it also reports (``RuleMeta.reports``): at that rule's level, or dropped
+    when the run does not enable it."""
+    levels = {entry.rule.meta.id: entry.level for entry in enabled if entry.rule.meta.id in reports}
+    kept = []
+    for finding in found:
+        if finding.rule_id == rule_id:
+            kept.append(finding)
+        elif finding.rule_id in levels:
+            other = levels[finding.rule_id]
+            kept.append(finding._replace(level=max(other, finding.level or other)))
+    return kept
 
 
 def place(document: Document, finding: Finding) -> Result:
@@ -52,7 +73,11 @@ def place(document: Document, finding: Finding) -> Result:
     line = lines[region.start_line - 1] if region.start_line <= len(lines) else ""
     source_start, source_line = excerpt(line, region.start_column - 1)
     trace = tuple(
-        LocatedTrace(document.region(Finding(finding.rule_id, step.message, step.pointer)), step.message, step.pointer)
+        LocatedTrace(
+            document.region(Finding(finding.rule_id, step.message, step.pointer, underline=step.underline)),
+            step.message,
+            step.pointer,
+        )
         for step in finding.trace
     )
     assert finding.level is not None

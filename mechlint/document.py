@@ -48,6 +48,9 @@ def _reject_constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
+_WHOLE = (0, 1 << 62)  # the span of a whole string: an underlined value shows its words, without the quotes
+
+
 class Document:
     """One mechanism file: its bytes, text, data and what went wrong loading it."""
 
@@ -141,21 +144,23 @@ class Document:
         if finding.offset is not None:
             return self._region_between(*finding.offset)
         partial = self._partial
-        spans = partial if partial is not None and finding.pointer in self._located else self.scan()
-        start, end = self._span_of(spans, finding.pointer, finding.on_key)
-        if finding.span is not None and self.text[start : start + 1] == '"':
+        pointer = finding.underline or finding.pointer
+        spans = partial if partial is not None and pointer in self._located else self.scan()
+        start, end = self._span_of(spans, pointer, finding.on_key)
+        span = finding.span if finding.span is not None or not finding.underline else _WHOLE
+        if span is not None and self.text[start : start + 1] == '"':
             if start not in self._string_offsets:  # once per literal: it may be megabytes and hold thousands
                 escaped = self.text.find("\\", start, end) >= 0
                 self._string_offsets[start] = string_offsets(self.text, start, end) if escaped else []
             offsets = self._string_offsets[start]
             if offsets:
-                low = min(max(finding.span[0], 0), len(offsets) - 1)
-                high = min(max(finding.span[1], low), len(offsets) - 1)
+                low = min(max(span[0], 0), len(offsets) - 1)
+                high = min(max(span[1], low), len(offsets) - 1)
                 start, end = offsets[low], max(offsets[high], offsets[low] + 1)
             else:  # no escapes: the n-th character of the string is n characters after the quote
                 last = end - start - 2
-                low = min(max(finding.span[0], 0), last)
-                high = min(max(finding.span[1], low), last)
+                low = min(max(span[0], 0), last)
+                high = min(max(span[1], low), last)
                 start, end = start + 1 + low, max(start + 1 + high, start + 2 + low)
         return self._region_between(start, end)
 

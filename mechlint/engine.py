@@ -242,7 +242,7 @@ def lint_file(
     else:
         findings, notifications = run_rules(document, enabled)
         if findings:
-            document.prepare(pointer for f in findings for pointer in (f.pointer, *(t.pointer for t in f.trace)))
+            document.prepare(pointer for f in findings for pointer in f.pointers())
         placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
         if value_hashes:
             memo: dict[str, str] = {}

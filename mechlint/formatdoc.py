@@ -40,6 +40,8 @@ PROSE = (
 #: Labels count for the consistency rules only.
 LABELS = ("plain/term-consistency", "plain/typography-consistency")
 INVARIANTS = "invariant/reuse-after-store-and-compare"
+#: The note an invariant gives on step text it cannot judge.
+UNDECIDED = "invariant/undecided-text"
 LIT = ("reference/unknown-target", "reference/kind-mismatch", "reference/unselected-active", "reference/unused-target")
 
 #: The rules that look at each key, besides schema/violation (every key) and schema/placeholder (every string).
@@ -79,12 +81,12 @@ RULES_BY_KEY: dict[tuple[str, str], tuple[str, ...]] = {
     ("scenario", "initial"): ("reference/state-keys", *PROSE),
     ("scenario", "unselected"): ("reference/unknown-target", "reference/unselected-active"),
     ("scenario", "steps"): ("a11y/flash-rate",),
-    ("step", "title"): (*PROSE, INVARIANTS),
-    ("step", "description"): ("a11y/reading-time", *PROSE, INVARIANTS),
+    ("step", "title"): (*PROSE, INVARIANTS, UNDECIDED),
+    ("step", "description"): ("a11y/reading-time", *PROSE, INVARIANTS, UNDECIDED),
     ("step", "duration"): ("a11y/reading-time", "a11y/flash-rate"),
     ("step", "active"): (*LIT, "a11y/flash-rate", INVARIANTS),
     ("step", "paths"): (*LIT, "a11y/flash-rate", INVARIANTS),
-    ("step", "state"): ("reference/state-keys", "a11y/reading-time", *PROSE, INVARIANTS),
+    ("step", "state"): ("reference/state-keys", "a11y/reading-time", *PROSE, INVARIANTS, UNDECIDED),
 }
 
 SEED = "fixtures/seed/mechanisms/prefix-cache.json"

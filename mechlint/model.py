@@ -46,10 +46,11 @@ class Keep(enum.IntEnum):
 
 
 class TraceStep(Record):
-    """One place in the story behind a finding (a SARIF thread-flow location)."""
+    """One place in the story behind a finding (a SARIF thread-flow location); ``underline`` as for a finding."""
 
     pointer: str
     message: str
+    underline: str = ""
 
 
 class Finding(Record):
@@ -59,7 +60,10 @@ class Finding(Record):
     at the member name instead of its value. ``offset`` overrides the pointer
     with characters ``[start, end)`` of the text (used when the text does not
     parse, or for a repeated key). ``span`` narrows the region to characters
-    ``[start, end)`` of a string value.
+    ``[start, end)`` of a string value. ``underline`` is a pointer below
+    ``pointer`` whose value the region shows instead, while the finding stays
+    at ``pointer`` (its JSON pointer, baseline and fingerprint): an invariant
+    that breaks at a step underlines the step's title.
     """
 
     rule_id: str
@@ -70,6 +74,12 @@ class Finding(Record):
     span: tuple[int, int] | None = None
     trace: tuple[TraceStep, ...] = ()
     level: Level | None = None
+    underline: str = ""
+
+    def pointers(self) -> tuple[str, ...]:
+        """Every pointer its region and trace are placed at (what :meth:`Document.prepare` needs)."""
+        others = (self.underline, *(p for step in self.trace for p in (step.pointer, step.underline)))
+        return (self.pointer, *(pointer for pointer in others if pointer))
 
 
 class Region(Record):

@@ -19,6 +19,7 @@ from mechlint.rules.a11y import (
     language_deprecated,
     reading_time,
 )
+from mechlint.rules.invariant import undecided_text
 from mechlint.rules.mechlint import internal_error, invalid_config, unreadable_file, unused_suppression
 from mechlint.rules.plain import (
     passive_voice,
@@ -88,6 +89,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     term_consistency,
     typography_consistency,
     readability,
+    undecided_text,
     unreadable_file,
     internal_error,
     invalid_config,

@@ -3,7 +3,8 @@
 - It judges only a mechanism whose targets include the edge ``store{n}`` that
   pairs with ``reuse{n}`` (the ``target`` atom in ``applies``).
 - "Compares the cache key" is found in the phrasings a careful author uses,
-  and not in sentences that only mention a key.
+  and not in sentences that only mention a key (the table of sentences is
+  ``tests/data/key-comparisons.txt``, run by ``tests/test_clause_analysis.py``).
 - Its messages name the scenario and number steps as JSON pointers do.
 """
 
@@ -21,9 +22,9 @@ from mechlint import lint
 from mechlint.config import Config, load_config
 from mechlint.errors import ConfigError
 from mechlint.invariants.formula import KEYWORDS, FormulaError, parse, show
-from mechlint.invariants.loader import builtin_rules, load_file
+from mechlint.invariants.loader import load_file
 from mechlint.invariants.monitor import Targets, evaluate, step_view
-from mechlint.resources import data_folder, schema
+from mechlint.resources import schema
 
 from .conftest import SEED
 
@@ -188,116 +189,7 @@ def test_the_schema_knows_every_word_of_the_language() -> None:
     assert match is not None and set(match.group(1).split("|")) == KEYWORDS
 
 
-# --- "compares the cache key" ---
-
-COMPARES = [
-    "B's cache key is compared with the cache entries.",
-    "The query name and type are equal to the cache key of the entry.",
-    "The request's key is the same as the key of the stored block.",
-    "The cache key matches.",
-    "The keys match.",
-    "B’s key matches A’s key.",
-    "The two keys are identical.",
-    "The prefix hash is identical to the stored key.",
-    "The lookup key is checked against the cache.",
-    "Each block is looked up by its key.",
-    "The resolver looks up the name in its cache.",
-    "Compare the cache key",
-    "Comparing keys",
-    "Key comparison",
-    "The scheduler compares B's key with each entry.",
-    "The keys are equal.",
-    "The prefix hash equals the cache key.",
-    "The cache key is found in the index.",
-    "The keys differ.",
-    "The key does not match.",
-    "B has the same cache key as A.",
-    "Use KV with the same key again",
-    "Same key",
-    "Key match",
-    "A matching key is found.",
-    "The cache checks B's key.",
-    "The key is checked.",
-    "The entry's key is tested against the request's key.",
-    "The stored key and the new key are identical.",
-    "The cache key is looked up.",
-    "Look up the key",
-    "Lookup by key",
-    "The server verifies that the key matches.",
-    "The tags match.",
-    "The name is matched against the cache keys.",
-    "Cache hit: the entry is used again.",
-    "The key of B agrees with the stored key.",
-    "B's key and A's key are the same.",
-    "The entry is found by its key.",
-    "Key lookup in the cache",
-    "The resolver checks its cache for the name.",
-    "The hashes match.",
-    "KEYS MATCH",
-    "The server finds the PSK identity in its ticket store, and the binder matches.",
-    "The cache entry matches the request.",
-    "The name matches a cached record.",
-    "The resolver searches the table for the name and finds it.",
-    "The ticket matches.",
-]
-
-NOT_COMPARES = [
-    "The key is stored.",
-    "A new key is made.",
-    "The cache key is computed from the prefix.",
-    "Request A writes its key into the cache.",
-    "The keys are kept in memory.",
-    "The key is hashed.",
-    "The entry is evicted.",
-    "B prefills its new tail.",
-    "The cache stores the blocks.",
-    "The server sends its key share.",
-    "The client generates a key pair.",
-    "The key is deleted from the leaf.",
-    "Insert the key into the leaf.",
-    "The leaf splits, and the middle key moves up.",
-    "The session key is derived.",
-    "A key is added to the cache.",
-    "Each block gets a key.",
-    "Compare the two plans.",
-    "The same block is stored twice.",
-    "Keyboard input is read.",
-    "The monkey is identical to the donkey.",
-    "The key is encrypted.",
-    "Both sides derive the same keys.",
-    "The hash table grows.",
-    "The keys are sorted in the node.",
-    "The answer is stored in the cache.",
-    "The collector marks every reachable object.",
-    "The key is stored. The tail matches.",
-    "The answer is written to the table.",
-    "The collector finds every live object in the heap.",
-    "The ticket is stored.",
-    "The record is added to the zone.",
-]
-
-
-def _compares_key() -> Any:
-    assert RULE in {r.meta.id for r in builtin_rules()}
-    (invariant,) = load_file(data_folder("rules") / "invariants" / "prefix-cache.toml")
-    return parse(invariant.definitions["compares_key"])
-
-
-@pytest.mark.parametrize("text", COMPARES)
-def test_compares_key_finds_a_comparison(text: str) -> None:
-    node = _compares_key()
-    for step in ({"description": text}, {"title": text}, {"state": {"stage": text}}):
-        assert evaluate(node, [step_view(step)], {})[id(node)] == [True], step
-
-
-@pytest.mark.parametrize("text", NOT_COMPARES)
-def test_compares_key_ignores_a_sentence_that_only_mentions_a_key(text: str) -> None:
-    node = _compares_key()
-    assert evaluate(node, [step_view({"description": text})], {})[id(node)] == [False]
-
-
-def test_the_table_is_large_enough() -> None:
-    assert len(COMPARES) >= 30 and len(NOT_COMPARES) >= 15
+# --- "compares the cache key": the table is tests/data/key-comparisons.txt, run by tests/test_clause_analysis.py ---
 
 
 def test_a_dns_cache_in_its_own_words_passes(tmp_path: Path, seed_data: dict[str, Any]) -> None:

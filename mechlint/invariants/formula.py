@@ -54,7 +54,11 @@ class FormulaError(Exception):
 
 
 class Node(Record):
-    """One subformula. ``op`` is an operator, an atom kind, ``const`` or ``ref``."""
+    """One subformula. ``op`` is an operator, an atom kind, ``const``, ``ref`` or ``clause``.
+
+    A ``clause`` node is a definition read by the clause analysis; its values
+    are its vocabulary (:func:`mechlint.invariants.vocabulary.values_of`).
+    """
 
     op: str
     args: tuple[Node, ...] = ()
@@ -265,6 +269,8 @@ def show(node: Node) -> str:
     """The formula as text again (for messages and ``mechlint rule``)."""
     if node.op == "const" or node.op == "ref":
         return node.values[0]
+    if node.op == "clause":  # a clause definition: its lists, shortened
+        return "clause(" + ", ".join(value.partition("|")[0] for value in node.values[:3]) + ", ...)"
     if node.op in ATOMS:
         return f"{node.op}(" + ", ".join(f'"{v}"' for v in node.values) + ")"
     if node.op in UNARY:

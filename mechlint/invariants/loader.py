@@ -10,9 +10,18 @@ from typing import Any
 from mechlint.datafile import check_schema, line_of, read_toml
 from mechlint.document import Document
 from mechlint.errors import ConfigError
+from mechlint.invariants.clauses import Judgement
 from mechlint.invariants.explain import explain
 from mechlint.invariants.formula import FormulaError, Node, parse
 from mechlint.invariants.monitor import Targets, candidate_bindings, evaluate, step_view
+from mechlint.invariants.vocabulary import show_clause, values_of
+from mechlint.invariants.wording import (
+    UNDECIDED_TEXT,
+    clause_definitions,
+    undecided_notes,
+    undecided_steps,
+    wording_hint,
+)
 from mechlint.model import Finding, Level, TraceStep
 from mechlint.records import Record
 from mechlint.rules import Example, Rule, RuleContext, RuleMeta
@@ -31,6 +40,8 @@ class Invariant(Record):
     applies_text: str
     applies: Node | None
     says: Mapping[str, str]
+    #: A sentence that makes each definition hold, for messages (``example`` of a definition).
+    wordings: Mapping[str, str]
     definitions: Mapping[str, str]
     examples: tuple[Example, ...]
     source: Path
@@ -111,12 +122,20 @@ def _invariants(data: dict[str, Any], path: Path, text: str) -> list[Invariant]:
         definitions: dict[str, Node] = {}
         says: dict[str, str] = {}
         sources: dict[str, str] = {}
+        wordings: dict[str, str] = {}
         for def_name, definition in table.get("define", {}).items():
-            definitions[def_name] = _formula(
-                definition["formula"], definitions, f"{where}, define.{def_name}", path, text, sizes
-            )
+            def_where = f"{where}, define.{def_name}"
+            if ("formula" in definition) == ("clause" in definition):
+                raise ConfigError(f"{def_where}: give either formula or clause, not both or neither", path)
+            if "clause" in definition:
+                definitions[def_name] = Node("clause", values=values_of(definition["clause"]))
+                sources[def_name] = show_clause(def_name, definition["clause"])
+            else:
+                definitions[def_name] = _formula(definition["formula"], definitions, def_where, path, text, sizes)
+                sources[def_name] = definition["formula"].strip()
             says[def_name] = definition.get("says", "")
-            sources[def_name] = definition["formula"].strip()
+            if "example" in definition:
+                wordings[def_name] = definition["example"]
         formula = _formula(table["formula"], definitions, f"{where}, formula", path, text, sizes)
         applies_text = table.get("applies", "")
         applies = _formula(applies_text, definitions, f"{where}, applies", path, text, sizes) if applies_text else None
@@ -135,6 +154,7 @@ def _invariants(data: dict[str, Any], path: Path, text: str) -> list[Invariant]:
                 applies_text=applies_text.strip(),
                 applies=applies,
                 says=says,
+                wordings=wordings,
                 definitions=sources,
                 examples=examples,
                 source=path,
@@ -170,18 +190,38 @@ def _check_scenario(
     keys = set(kinds.keys).union(*(view.active | view.paths for view in views))
     shared: dict[int, list[bool]] = {}
     applies_shared: dict[int, list[bool]] = {}
+    doubtful: dict[int, tuple[str, Judgement]] | None = None  # found once, for the first binding it applies to
+    noted: set[int] = set()
     for binding in candidate_bindings(invariant.formula, keys):
         if invariant.applies is not None:
             applies = evaluate(invariant.applies, views, binding, applies_shared, kinds)
             if not any(applies[id(invariant.applies)]):
                 continue
         columns = evaluate(invariant.formula, views, binding, shared, kinds)
-        for index, holds in enumerate(columns[id(invariant.formula)]):
+        held = columns[id(invariant.formula)]
+        if doubtful is None:
+            doubtful = undecided_steps(invariant.formula, views)
+        if doubtful:  # text it cannot judge counts as it reads best: the invariant holds if either reading holds
+            strict = evaluate(invariant.formula, views, binding, None, kinds, undecided=False)[id(invariant.formula)]
+            decided = [index for index, (a, b) in enumerate(zip(held, strict, strict=True)) if a != b]
+            held = [a or b for a, b in zip(held, strict, strict=True)]
+            yield from undecided_notes(invariant, doubtful, decided, items, views, scenario, noted)
+        for index, holds in enumerate(held):
             if holds:
                 continue
             explanation = explain(invariant.formula, columns, views, index, binding, invariant.says, scenario, numbers)
-            trace = tuple(TraceStep(items[step][2], message) for step, message in explanation.trace)
-            yield Finding(invariant.rule_id, explanation.message, pointer=items[index][2], trace=trace)
+            trace = tuple(TraceStep(items[k][2], line, _title(items[k])) for k, line in explanation.trace)
+            message = explanation.message
+            message += wording_hint(invariant, invariant.formula, views, index, numbers, message)
+            yield Finding(
+                invariant.rule_id, message, pointer=items[index][2], trace=trace, underline=_title(items[index])
+            )
+
+
+def _title(item: tuple[int, dict[str, Any], str]) -> str:
+    """Where a finding at a step is underlined: its title, the words a reader sees (the finding stays at the step)."""
+    _, step, pointer = item
+    return f"{pointer}/title" if isinstance(step.get("title"), str) and step["title"] else ""
 
 
 def _doc(invariant: Invariant) -> str:
@@ -204,9 +244,10 @@ def to_rule(invariant: Invariant) -> Rule:
             "The animation must tell a true story: a step that happens before its cause "
             "teaches the reader something false."
         ),
-        location="the step that breaks the invariant, with a trace of the steps that matter",
+        location="the step that breaks the invariant (its title underlined), with a trace of the steps that matter",
         examples=invariant.examples,
         tags=("invariant",),
+        reports=(UNDECIDED_TEXT,) if clause_definitions(invariant.formula) else (),
     )
     return Rule(meta=meta, check=_check(invariant), doc=_doc(invariant))
 

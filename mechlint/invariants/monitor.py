@@ -152,16 +152,30 @@ def _unique_postorder(root: Node) -> list[Node]:
     return order
 
 
+def clause_column(node: Node, steps: list[StepView], undecided: bool = True) -> list[bool]:
+    """Whether each step's text says what a clause definition describes.
+
+    ``undecided`` is the value at a step whose text it cannot judge.
+    """
+    from mechlint.invariants.clauses import NO, YES, judge
+
+    verdicts = [judge(node.values, step.text) for step in steps]
+    return [v.verdict == YES or (undecided and v.verdict != NO) for v in verdicts]
+
+
 def evaluate(
     root: Node,
     steps: list[StepView],
     binding: Mapping[str, str],
     shared: dict[int, list[bool]] | None = None,
     targets: Targets = NO_TARGETS,
+    undecided: bool = True,
 ) -> dict[int, list[bool]]:
     """The value of every subformula at every step, keyed by ``id(node)``.
 
     ``targets`` are the file's targets, which the ``target`` atom looks at.
+    ``undecided`` is the value of a clause definition at a step whose text it
+    cannot judge (see :mod:`mechlint.invariants.clauses`).
 
     ``shared`` (optional) keeps the columns that do not depend on the binding
     between calls over the same ``steps``, so each is computed once.
@@ -177,6 +191,8 @@ def evaluate(
         kids = [columns[id(arg)] for arg in node.args]
         if op in ATOMS:
             column = atom_column(node, steps, binding, targets)
+        elif op == "clause":
+            column = clause_column(node, steps, undecided)
         elif op == "const":
             column = [node.values[0] == "true"] * n
         elif op == "ref":

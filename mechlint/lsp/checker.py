@@ -147,7 +147,7 @@ class Checker:
         for notification in notifications:
             self.log(f"{path}: {notification.message}")
         if findings:
-            document.prepare(p for f in findings for p in (f.pointer, *(t.pointer for t in f.trace)))
+            document.prepare(p for f in findings for p in f.pointers())
         results = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
         config = project.config
         if config.suppressions:

@@ -224,7 +224,7 @@ FILES = {
                'WHERE']},
     ),
     'rules/invariants/prefix-cache.toml': (
-    '7ca3becafdc6fa64dbfb28285f0834bc250553143c9fe2ee11bcd11d82729289',
+    'ab652f49f2613110aa7c761c7ea969a8c396e9516e95976838ab7ba2175bdd98',
     {'invariant': [{'name': 'reuse-after-store-and-compare',
                     'level': 'error',
                     'summary': 'An edge reuseN is animated before storeN was animated and a cache key was '
@@ -235,7 +235,14 @@ FILES = {
                             'step between that store and this reuse whose text (title, description or state\n'
                             'values) says that a cache key is compared, in any ordinary phrasing: "B\'s key\n'
                             'is compared with the entries", "the query name is equal to the cache key",\n'
-                            '"the keys match", "the block is looked up by its key", "the keys differ".\n'
+                            '"the keys match", "the block is looked up by its key", "the keys differ",\n'
+                            '"its argument hashes to the same key", "Do the keys match?". A clause that\n'
+                            'says the opposite does not count: "it never checks the key", "without\n'
+                            'comparing keys", "a later request with an equal key could use it", "if the\n'
+                            'keys were equal", or a comparison of something else ("the entry\'s age is\n'
+                            'compared with the max-age"). Text it cannot judge ("if the keys match", "the\n'
+                            'server must compare the keys") counts, and is reported by the note\n'
+                            '`invariant/undecided-text`.\n'
                             '\n'
                             'It judges only a mechanism about a cache: one whose targets include the edge\n'
                             '`storeN` that pairs with `reuseN`. In a mechanism about something else (a TCP\n'
@@ -244,32 +251,52 @@ FILES = {
                     'applies': 'target("store{n}", "edge")',
                     'formula': 'path("reuse{n}") implies previously(once(compares_key and '
                                'previously(once(path("store{n}")))))\n',
-                    'define': {'compares_key': {'formula': 'text("(?i)\\\\b(?:keys?|hash(?:es)?|tags?)\\\\b[^.\\\\n]*\\\\b(?:compar(?:e[sd]?|ing|isons?)|match(?:e[sd]|ing)?|equals?|equal '
-                                                           'to|identical|(?:is|are) the same|the same '
-                                                           'as|agrees?|agreed|differ(?:s|ed|ent)?|mismatch(?:e[sd])?|check(?:s|ed)?|tested|verified|validated|looked '
-                                                           'up|lookups?|found)\\\\b")\n'
-                                                           'or '
-                                                           'text("(?i)\\\\b(?:compar(?:e[sd]?|ing|isons?)|match(?:e[sd]|ing)?|equals?|equal '
-                                                           'to|identical to|the same '
-                                                           'as|check(?:s|ed|ing)?|tested|verif(?:y|ies|ied)|look(?:s|ed|ing)? '
-                                                           'up|lookups?|found by|located '
-                                                           'by)\\\\b[^.\\\\n]*\\\\b(?:keys?|hash(?:es)?|tags?)\\\\b")\n'
-                                                           'or '
-                                                           'text("(?im)(?:^|\\\\b(?:is|are|has|have|had|with|share[sd]?|sharing|finds?|found) '
-                                                           '(?:a |an |the '
-                                                           ')?)(?:same|matching|equal|identical|different|mismatched) '
-                                                           '(?:cache )?\\\\b(?:keys?|hash(?:es)?|tags?)\\\\b")\n'
-                                                           'or text("(?i)\\\\b(?:look(?:s|ed|ing)? '
-                                                           'up|check(?:s|ed)?|search(?:es|ed)?)\\\\b[^.\\\\n]*\\\\b(?:cache|store|table|index)\\\\b")\n'
-                                                           'or text("(?i)\\\\b(?:look(?:s|ed|ing)? '
-                                                           'up|finds?|found|locates?|located|search(?:es|ed)?|check(?:s|ed)?)\\\\b[^.\\\\n]*\\\\b(?:in|against) '
-                                                           '(?:its|the|a) (?:\\\\w+ '
-                                                           ')?(?:cache|store|table|index)\\\\b|\\\\bcache '
-                                                           'hit\\\\b|\\\\bhits the cache\\\\b")\n'
-                                                           'or '
-                                                           'text("(?i)\\\\b(?:entry|entries|record|ticket|identity)\\\\b[^.\\\\n]*\\\\bmatch(?:es|ed)?\\\\b|\\\\bmatch(?:es|ed)? '
-                                                           '(?:a|an|the|its) (?:cached|stored) \\\\w+")\n',
-                                                'says': 'compares the cache key'}},
+                    'define': {'compares_key': {'says': 'compares the cache key',
+                                                'example': "B's key is compared with the keys of the cache "
+                                                           'entries',
+                                                'clause': {'acts': ['compare',
+                                                                    'comparison',
+                                                                    'check',
+                                                                    'verify',
+                                                                    'test',
+                                                                    'validate',
+                                                                    'look up',
+                                                                    'lookup',
+                                                                    'look-up',
+                                                                    'look for',
+                                                                    'search',
+                                                                    'probe',
+                                                                    'consult',
+                                                                    'query'],
+                                                           'outcomes': ['match',
+                                                                        'mismatch',
+                                                                        'equal',
+                                                                        'differ',
+                                                                        'agree',
+                                                                        'coincide',
+                                                                        'find',
+                                                                        'found',
+                                                                        'locate',
+                                                                        'hit',
+                                                                        'miss'],
+                                                           'keys': ['key',
+                                                                    'hash',
+                                                                    'tag',
+                                                                    'fingerprint',
+                                                                    'digest'],
+                                                           'entries': ['entry',
+                                                                       'record',
+                                                                       'cached',
+                                                                       'stored',
+                                                                       'memoized'],
+                                                           'places': ['cache',
+                                                                      'store',
+                                                                      'table',
+                                                                      'index',
+                                                                      'map',
+                                                                      'dictionary',
+                                                                      'directory',
+                                                                      'tlb']}}},
                     'example': [{'fires': True,
                                  'where': '/scenarios/0/steps/0/paths',
                                  'json': '["reuse0"]',

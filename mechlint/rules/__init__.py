@@ -88,6 +88,9 @@ class RuleMeta(Record):
     options: tuple[Option, ...] = ()
     stage: Stage = "document"
     tags: tuple[str, ...] = ()
+    #: Other rule ids this rule's check reports under (an invariant reports ``invariant/undecided-text``): each
+    #: finding keeps that rule's configured level, and is dropped when the run does not enable that rule.
+    reports: tuple[str, ...] = ()
 
     @property
     def family(self) -> str:
