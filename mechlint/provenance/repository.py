@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when 
     from mechlint.provenance.git import History
     from mechlint.provenance.index import BlobIndex
     from mechlint.provenance.source import Source
+    from mechlint.provenance.stored import Checkout
     from mechlint.provenance.whereabouts import Names
 
 
@@ -27,6 +28,7 @@ class Repository:
     """One folder sources are relative to, and what a run learns about it (kept for the run)."""
 
     __slots__ = (
+        "_checkout",
         "_files",
         "_history",
         "_index",
@@ -55,6 +57,7 @@ class Repository:
         #: What :func:`hash_source` found at each path (read once a run: by the cache key and by the rules).
         self._files: dict[str, paths.FileState] = {}
         self._history: History | NoHistory | None = None
+        self._checkout: Checkout | None = None
         self._index: BlobIndex | None = None
         self._names: Names | None = None
 
@@ -65,12 +68,42 @@ class Repository:
             return ""
         return self.base.relative_to(self.toplevel).as_posix() + "/"
 
-    def file_state(self, path: str) -> paths.FileState:
-        """What is at ``path`` (which passed ``path_problem``) in the working tree, read once a run."""
+    def file_state(self, path: str, *, blob_id: bool = False) -> paths.FileState:
+        """The bytes of the source at ``path`` (which passed ``path_problem``), read once a run.
+
+        The one definition of "the bytes of a source" (``check``, ``pin``, the
+        language server and the result cache's key all read them here): the
+        working-tree bytes with their line endings as git stores them, or for
+        a path a sparse checkout leaves out, its bytes in HEAD
+        (:mod:`mechlint.provenance.stored`). With ``blob_id`` the state has
+        the git blob id of those bytes too.
+        """
         state = self._files.get(path)
-        if state is None:
-            state = self._files[path] = paths.hash_source(self.base, path)
+        if state is None or (blob_id and state.kind == "file" and not state.git_blob):
+            state = self._files[path] = self._stored(path, paths.hash_source(self.base, path, blob_id=blob_id), blob_id)
         return state
+
+    def _stored(self, path: str, state: paths.FileState, blob_id: bool) -> paths.FileState:
+        if self.toplevel is None or not (state.kind == "absent" or state.crlf):
+            return state  # nothing git could store otherwise: the common case costs nothing
+        checkout = self.checkout()
+        if checkout is None:
+            return state
+        from mechlint.provenance.stored import source_state
+
+        try:
+            return source_state(checkout, self.base, path, self.prefix + path, state, blob_id)
+        except GitError:
+            return state  # git could not say: the bytes as they are (history's own failure is reported by the rules)
+
+    def checkout(self) -> Checkout | None:
+        """How the working tree stands for what git stores (``None`` without history)."""
+        history = self.history()
+        if self._checkout is None and history.exists:
+            from mechlint.provenance.stored import Checkout
+
+            self._checkout = Checkout(history.git, history.cat, os.fspath(history.git_dir))
+        return self._checkout
 
     def history(self) -> History | NoHistory:
         if self._history is None:
@@ -86,7 +119,7 @@ class Repository:
         try:
             history = early.take(self.toplevel) or open_history(self.toplevel)
         except GitError as error:
-            return NoHistory(str(error), error.broken)
+            return NoHistory(str(error), error.broken, error.fix)
         from mechlint.provenance.cache import BlobCache
 
         history.answers = BlobCache(history.common_dir)  # git's answers are kept between runs beside the digests

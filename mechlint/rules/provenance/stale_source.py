@@ -17,7 +17,7 @@ from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.provenance.pinned import HISTORY
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, POST_V1, source_example, sources
+from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, POST_V1, source_example, sources, sparse
 from mechlint.views import quote
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ def _stale(source: Source, hit: Revision) -> str:
     path = quote(source.path, 200)
     renamed = "" if shown == source.path else f", when the file was named {quote(shown, 200)}"
     return (
-        f"the pinned bytes of {path} are from commit {history.describe(hit.commit)}{renamed}, and {changed}; "
+        f"the pinned bytes of {path} are from commit {history.describe(hit.commit)}{renamed}, and {changed}"
+        f"{sparse(source)}; "
         "review the mechanism against the new version, then run mechlint pin"
     )
