@@ -246,16 +246,19 @@ class History:
         check: bool = True,
         without_git: Callable[[], bytes | None] | None = None,
     ) -> bytes:
-        """The output of ``git ARGS``, asked once a run, and kept between runs while the refs stay the same.
+        """The output of ``git ARGS``, asked once a run, and kept between runs under :meth:`refs_key`.
 
-        ``per_refs=False`` for answers that cannot change (about one commit).
+        ``per_refs=False`` for answers that cannot change (about one commit) in
+        a complete clone; in a shallow or partial one even those depend on
+        the objects present (a merge base beyond the boundary), so they are
+        kept under :meth:`refs_key` too.
         A new answer comes from the command :meth:`prefetch` started for this
         question, else from ``without_git()`` when it gives one (the same
         bytes git would print), else from git.
         """
         if question in self._asked:
             return self._asked[question]
-        refs = self.refs_key() if per_refs else ""
+        refs = self.refs_key() if per_refs or not self.complete else ""
         answer = self.answers.answer(refs, question) if self.answers is not None else None
         if answer is None:
             answer = self._early_answer(question)
@@ -269,9 +272,16 @@ class History:
         return answer
 
     def refs_key(self) -> str:
-        """The refs, HEAD and shallowness: what history answers depend on. Computed once a run."""
+        """What history's answers depend on: the refs, HEAD and the objects the clone has. Once a run.
+
+        The one history key: git's answers kept in the blob cache, the set of
+        reachable blobs and (through :func:`~mechlint.provenance.repository.refs_key`)
+        the result cache all use it; :func:`~mechlint.provenance.gitdir.objects_state`
+        says why it is complete.
+        """
         if self._refs is None:
-            self._refs = f"{self.refs_fingerprint()}:{'shallow' if self.state().shallow else 'full'}"
+            dirs = gitdir.GitDirs(self.git_dir, self.common_dir)
+            self._refs = f"{self.refs_fingerprint()}:{gitdir.objects_state(dirs, self.state().partial)}"
             if self.answers is not None:
                 self.answers.keep_answers_for(self._refs)
         return self._refs

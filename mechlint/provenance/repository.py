@@ -176,18 +176,25 @@ class Repository:
 
 
 def refs_key(toplevel: Path | None) -> str:
-    """The refs, HEAD and shallowness of a repository, without gitpython (cheap)."""
+    """What a repository's history answers depend on, for the result cache: as ``History.refs_key``.
+
+    The refs, HEAD and the objects the clone has
+    (:func:`~mechlint.provenance.gitdir.objects_state`: a shallow clone's
+    boundary, a partial clone's packs), without opening the history.
+    """
     if toplevel is None:
         return "no repository"
+    from mechlint.provenance import gitdir
     from mechlint.provenance.git import Git
 
     try:
         git = Git(toplevel)
+        partial = git.vet().partial
         refs = git.run("for-each-ref", "--format=%(objectname) %(refname)", check=False)
         head = git.run("rev-parse", "--verify", "--quiet", "HEAD", check=False)
-        shallow = git.run("rev-parse", "--is-shallow-repository", check=False)
+        objects = gitdir.objects_state(gitdir.locate(toplevel), partial).encode()
     except GitError as error:
         return f"unreadable: {error}"
     import hashlib
 
-    return hashlib.sha256(refs + b"\0" + head + b"\0" + shallow).hexdigest()
+    return hashlib.sha256(refs + b"\0" + head + b"\0" + objects).hexdigest()
