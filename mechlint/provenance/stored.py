@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from mechlint.provenance.errors import GitError
@@ -123,6 +124,44 @@ def index_version(git_dir: str) -> int:
     return int.from_bytes(header[4:8], "big") if header[:4] == b"DIRC" and len(header) == 8 else 0
 
 
+def _entries(output: bytes, *, tree: bool) -> Iterator[tuple[str, Entry, str]]:
+    """``(path, (mode, oid), tag)`` from ``ls-tree -r -z`` or ``ls-files -s -t -z`` output."""
+    for record in output.split(b"\0"):
+        meta, tab, raw = record.partition(b"\t")
+        if not tab:
+            continue
+        fields = meta.decode("ascii", "replace").split()
+        path = raw.decode("utf-8", "surrogateescape")
+        if tree and len(fields) == 3:
+            yield path, (fields[0], fields[2]), ""
+        elif not tree and len(fields) == 4:
+            tag, mode, oid, stage = fields
+            yield path, (mode, oid if stage == "0" else "conflict"), tag
+
+
+def tree_entries(git: Git, commit: str) -> dict[str, Entry]:
+    output = git.run("ls-tree", "-r", "-z", "--full-tree", commit)
+    return {path: entry for path, entry, _ in _entries(output, tree=True)}
+
+
+def index_entries(git: Git) -> tuple[dict[str, Entry], set[str]]:
+    """What the index holds, and the paths marked skip-worktree (sparse checkout: not in the working tree)."""
+    output = git.run("ls-files", "-s", "-t", "-z")
+    entries: dict[str, Entry] = {}
+    skipped: set[str] = set()
+    for path, entry, tag in _entries(output, tree=False):
+        entries[path] = entry
+        if tag == "S":
+            skipped.add(path)
+    return entries, skipped
+
+
+def blob_id(data: bytes, oid: str) -> str:
+    """The git blob id of ``data`` in the object format of ``oid`` (SHA-1 or SHA-256)."""
+    algorithm = hashlib.sha256 if len(oid) == 64 else hashlib.sha1
+    return algorithm(b"blob %d\0" % len(data) + data).hexdigest()
+
+
 class Checkout:
     """How one repository's working tree stands for what git stores: line-ending conversion and sparse paths.
 
@@ -143,8 +182,6 @@ class Checkout:
     def index(self) -> tuple[dict[str, Entry], set[str]]:
         """What the index holds, and the paths marked skip-worktree; raises GitError."""
         if self._index is None:
-            from mechlint.provenance.worktree import index_entries
-
             self._index = index_entries(self.git)
         return self._index
 
@@ -165,8 +202,6 @@ class Checkout:
     def head(self) -> dict[str, Entry]:
         """``{path: (mode, blob)}`` of HEAD (empty before the first commit), listed once."""
         if self._head is None:
-            from mechlint.provenance.worktree import tree_entries
-
             try:
                 self._head = tree_entries(self.git, "HEAD")
             except GitError:
@@ -221,7 +256,9 @@ class Checkout:
         return to_git(data, action, action == AUTO and self.index_has_cr(path))
 
 
-def source_state(checkout: Checkout, base: Path, path: str, full: str, state: FileState, blob_id: bool) -> FileState:
+def source_state(
+    checkout: Checkout, base: Path, path: str, full: str, state: FileState, with_blob_id: bool
+) -> FileState:
     """The state of a source as git stores it, from what is in the working tree at ``base/path``.
 
     ``full`` is the path from the repository's top. A file with a CRLF pair
@@ -230,7 +267,6 @@ def source_state(checkout: Checkout, base: Path, path: str, full: str, state: Fi
     Raises GitError.
     """
     from mechlint.provenance.paths import KEEP_BYTES, FileState, hash_source
-    from mechlint.provenance.worktree import blob_id as object_id
 
     if state.kind == "absent":
         blob = checkout.outside(full)
@@ -252,7 +288,7 @@ def source_state(checkout: Checkout, base: Path, path: str, full: str, state: Fi
     if converted == data:
         return state
     kept = converted if len(converted) <= KEEP_BYTES else None
-    git_blob = object_id(converted, state.git_blob or "0" * 40) if blob_id else ""
+    git_blob = blob_id(converted, state.git_blob or "0" * 40) if with_blob_id else ""
     return state._replace(
         sha256=hashlib.sha256(converted).hexdigest(), size=len(converted), data=kept, git_blob=git_blob
     )

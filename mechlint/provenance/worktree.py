@@ -5,7 +5,10 @@ clean filters (``filter.<name>.clean`` with a ``.gitattributes`` entry): a
 program named by the repository. So mechlint asks git only for what the
 index and a commit hold (``ls-files``, ``ls-tree``: plumbing that runs
 nothing) and compares the working-tree bytes itself, reading only regular
-files inside the repository.
+files inside the repository, as git stores them
+(:mod:`mechlint.provenance.stored`: line endings converted back, a path a
+sparse checkout leaves out taken as its index bytes, a Git LFS file as the
+content its pointer names).
 """
 
 from __future__ import annotations
@@ -13,57 +16,17 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Container, Iterable, Iterator
+from collections.abc import Container, Iterable
 from typing import TYPE_CHECKING
 
 from mechlint.provenance import gitdir
 from mechlint.provenance.paths import lfs_oid, path_problem
-from mechlint.provenance.stored import Checkout
+from mechlint.provenance.stored import Checkout, Entry, blob_id, index_entries, tree_entries
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from mechlint.provenance.git import CatFile, Git
-
-Entry = tuple[str, str]  # (mode, object id)
-
-
-def _entries(output: bytes, *, tree: bool) -> Iterator[tuple[str, Entry, str]]:
-    """``(path, (mode, oid), tag)`` from ``ls-tree -r -z`` or ``ls-files -s -t -z`` output."""
-    for record in output.split(b"\0"):
-        meta, tab, raw = record.partition(b"\t")
-        if not tab:
-            continue
-        fields = meta.decode("ascii", "replace").split()
-        path = raw.decode("utf-8", "surrogateescape")
-        if tree and len(fields) == 3:
-            yield path, (fields[0], fields[2]), ""
-        elif not tree and len(fields) == 4:
-            tag, mode, oid, stage = fields
-            yield path, (mode, oid if stage == "0" else "conflict"), tag
-
-
-def tree_entries(git: Git, commit: str) -> dict[str, Entry]:
-    output = git.run("ls-tree", "-r", "-z", "--full-tree", commit)
-    return {path: entry for path, entry, _ in _entries(output, tree=True)}
-
-
-def index_entries(git: Git) -> tuple[dict[str, Entry], set[str]]:
-    """What the index holds, and the paths marked skip-worktree (sparse checkout: not in the working tree)."""
-    output = git.run("ls-files", "-s", "-t", "-z")
-    entries: dict[str, Entry] = {}
-    skipped: set[str] = set()
-    for path, entry, tag in _entries(output, tree=False):
-        entries[path] = entry
-        if tag == "S":
-            skipped.add(path)
-    return entries, skipped
-
-
-def blob_id(data: bytes, oid: str) -> str:
-    """The git blob id of ``data`` in the object format of ``oid`` (SHA-1 or SHA-256)."""
-    algorithm = hashlib.sha256 if len(oid) == 64 else hashlib.sha1
-    return algorithm(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def read_entry(top: Path, path: str, mode: str) -> bytes | None:
