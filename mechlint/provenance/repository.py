@@ -169,6 +169,8 @@ class Repository:
 
     def close(self) -> None:
         self.flush()
+        if self._checkout is not None:
+            self._checkout.close()
         if self._history is not None:  # opened
             self._history.close()
             if self._history.answers is not None:

@@ -29,6 +29,7 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from mechlint.provenance.attributes import AUTO, BINARY, AttributeReader, clean_action, parse_autocrlf
 from mechlint.provenance.errors import GitError
 from mechlint.provenance.log import is_hex
 
@@ -39,43 +40,6 @@ if TYPE_CHECKING:
     from mechlint.provenance.paths import FileState
 
 Entry = tuple[str, str]  # (mode, object id; "conflict" for an unmerged path)
-
-#: How git converts a path's line endings when it stores the file (``convert.c``'s ``crlf_action``, folded).
-BINARY, TEXT, AUTO = "binary", "text", "auto"
-ATTRIBUTES = ("text", "crlf", "eol")
-#: Paths given to one ``check-attr`` at most (a command line has a limit).
-_PATHS_A_COMMAND = 500
-
-
-def _from_attribute(value: str) -> str | None:
-    """``text`` or ``crlf`` as git reads it (``git_path_check_crlf``); ``None`` when it says nothing."""
-    if value == "set" or value == "input":
-        return TEXT
-    if value == "unset":
-        return BINARY
-    if value == "auto":
-        return AUTO
-    return None
-
-
-def clean_action(attributes: dict[str, str], autocrlf: str) -> str:
-    """What git does to a path's line endings when it stores it: :data:`BINARY`, :data:`TEXT` or :data:`AUTO`.
-
-    ``attributes`` maps ``text``, ``crlf`` and ``eol`` to ``git check-attr``'s
-    values (``set``, ``unset``, ``unspecified`` or the value); ``autocrlf`` is
-    ``true``, ``input`` or ``false``. The order is git's: ``text``, else the
-    old ``crlf``; an ``eol`` makes a path text unless it is binary; then
-    ``core.autocrlf`` decides for a path no attribute speaks about.
-    """
-    action = _from_attribute(attributes.get("text", "unspecified"))
-    if action is None:
-        action = _from_attribute(attributes.get("crlf", "unspecified"))
-    if action != BINARY and attributes.get("eol") in ("lf", "crlf") and action is None:
-        action = TEXT
-    if action is None:
-        action = BINARY if autocrlf == "false" else AUTO
-    return action
-
 
 #: The bytes git counts as not printable (``gather_stats``): controls but BS, HT, LF, FF, CR and ESC; and DEL.
 _NOT_PRINTABLE = bytes([*range(0, 8), 11, *range(14, 27), *range(28, 32), 127])
@@ -99,14 +63,6 @@ def to_git(data: bytes, action: str, index_has_cr: bool) -> bytes:
     if action == AUTO and (looks_binary(data) or index_has_cr):
         return data  # a binary-looking file, or one committed with CRs, is stored as it is (git 2.10 and later)
     return data.replace(b"\r\n", b"\n")
-
-
-def parse_autocrlf(output: bytes) -> str:
-    """``core.autocrlf`` as git reads it: ``input``, or a boolean (``true``/``false``)."""
-    value = output.decode("utf-8", "replace").strip().lower()
-    if value == "input":
-        return "input"
-    return "true" if value in ("true", "yes", "on", "1") else "false"
 
 
 def index_version(git_dir: str) -> int:
@@ -176,6 +132,7 @@ class Checkout:
         self._index = index
         self._head: dict[str, Entry] | None = None
         self._autocrlf: str | None = None
+        self._attributes = AttributeReader(git)
         self._actions: dict[str, str] = {}
         self._has_cr: dict[str, bool] = {}
 
@@ -220,25 +177,14 @@ class Checkout:
             self._autocrlf = parse_autocrlf(self.git.run("config", "--get", "core.autocrlf", check=False))
         return self._autocrlf
 
-    def actions(self, paths: list[str]) -> dict[str, str]:
-        """How git would convert each path's line endings, asked of git once for all the paths not asked yet."""
-        wanted = [path for path in dict.fromkeys(paths) if path not in self._actions]
-        if wanted:
-            found: dict[str, dict[str, str]] = {path: {} for path in wanted}
-            fields: list[bytes] = []
-            for start in range(0, len(wanted), _PATHS_A_COMMAND):
-                output = self.git.run("check-attr", "-z", *ATTRIBUTES, "--", *wanted[start : start + _PATHS_A_COMMAND])
-                fields += output.split(b"\0")[:-1]
-            for start in range(0, len(fields) - 2, 3):  # path, attribute, value
-                path = fields[start].decode("utf-8", "surrogateescape")
-                if path in found:
-                    found[path][fields[start + 1].decode("ascii", "replace")] = fields[start + 2].decode(
-                        "utf-8", "replace"
-                    )
-            autocrlf = self.autocrlf() if any(clean_action(a, "true") == AUTO for a in found.values()) else "false"
-            for path, attributes in found.items():
-                self._actions[path] = clean_action(attributes, autocrlf)
-        return {path: self._actions[path] for path in paths}
+    def action(self, path: str) -> str:
+        """How git would convert the line endings of ``path`` (from the top) when it stores it."""
+        if path not in self._actions:
+            attributes = self._attributes.ask(path)
+            self._actions[path] = clean_action(attributes, "true")
+            if self._actions[path] == AUTO and clean_action(attributes, "false") == BINARY:
+                self._actions[path] = clean_action(attributes, self.autocrlf())  # only core.autocrlf decides
+        return self._actions[path]
 
     def index_has_cr(self, path: str) -> bool:
         """Whether the index's blob for ``path`` holds a CR: git then stores an ``auto`` file as it is."""
@@ -252,8 +198,12 @@ class Checkout:
         """The bytes git would store for ``data`` at ``path`` (from the top): line endings converted back."""
         if b"\r\n" not in data:
             return data
-        action = self.actions([path])[path]
+        action = self.action(path)
         return to_git(data, action, action == AUTO and self.index_has_cr(path))
+
+    def close(self) -> None:
+        """Stop the attribute reader (the ``cat-file`` is its owner's to close)."""
+        self._attributes.close()
 
 
 def source_state(

@@ -97,7 +97,6 @@ def compare(checkout: Checkout, top: Path, paths: Iterable[str]) -> dict[str, bo
             differing[path] = verdict
         else:
             found[path] = verdict
-    checkout.actions([path for path, data in differing.items() if b"\r\n" in data])  # one question for all
     for path, data in differing.items():
         found[path] = _same_as_stored(checkout, path, index[path][1], data)
     return found
@@ -121,7 +120,7 @@ class Changes:
         self._checked: dict[str, bool] = {}
 
     def prepare(self, paths: Iterable[str]) -> None:
-        """Compare these paths now, asking git about their line endings once for all."""
+        """Compare these paths now (each path once)."""
         index = self.checkout.index()[0]
         wanted = [p for p in dict.fromkeys(paths) if p in index and p not in self.staged and p not in self._checked]
         for path, same in compare(self.checkout, self.top, wanted).items():
@@ -139,6 +138,7 @@ class Changes:
         return self._checked[path]
 
     def close(self) -> None:
+        self.checkout.close()
         self.checkout.cat.close()
 
 
@@ -164,4 +164,7 @@ def is_dirty(git: Git, cat: CatFile, head: str | None) -> bool:
     index = checkout.index()[0]
     if tree != index:
         return True
-    return not all(compare(checkout, git.worktree, index).values())
+    try:
+        return not all(compare(checkout, git.worktree, index).values())
+    finally:
+        checkout.close()
