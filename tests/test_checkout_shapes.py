@@ -24,6 +24,7 @@ from .gitrepo import _ENV, commit, git, init, write
 
 V1 = "".join(f"Line {n} of the first version.\n" for n in range(12))
 V2 = V1 + "A paragraph added later.\n"
+MECHANISM = "content/mechanisms/m.json"
 
 
 def sha(data: str | bytes) -> str:
@@ -284,3 +285,27 @@ def test_an_allowed_repository_of_another_user_gets_no_root_owned_cache(tmp_path
     assert (code, [r["rule"] for r in results]) == (1, ["provenance/stale-source"])
     owners = {os.lstat(os.path.join(p, n)).st_uid for p, ds, fs in os.walk(repo / ".git") for n in ds + fs}
     assert owners == {65534}, "mechlint left a file of its own in another user's .git"
+
+
+def test_line_endings_git_would_store_are_a_change_for_check_and_pin_alike(tmp_path: Path) -> None:
+    """Without autocrlf or attributes git stores CRLF as it is: ``check`` and ``pin --check`` both see the edit."""
+    repo = init(tmp_path / "blog")
+    commit(
+        repo,
+        "post",
+        {"sources/post.md": V1, MECHANISM: mechanism_json([{"path": "sources/post.md", "sha256": sha(V1)}])},
+    )
+    (repo / "sources/post.md").write_bytes(V1.replace("\n", "\r\n").encode())
+    assert git(repo, "status", "--porcelain") == "M sources/post.md"
+    code, results = provenance(repo, MECHANISM)
+    assert (code, [r["rule"] for r in results]) == (1, ["provenance/stale-source"])
+    assert results[0]["message"] == (
+        'the pinned bytes of "sources/post.md" are from commit '
+        f'{git(repo, "rev-parse", "--short=12", "HEAD")} ({git(repo, "show", "-s", "--format=%cs")}, "post"), '
+        "and they were changed in the "
+        "working tree and not committed (the pinned sha256 is that of this file with LF line endings: only its "
+        "line endings differ, and git would store them as they are here; restore them, or pin after review); "
+        "review the mechanism against the new version, then run mechlint pin"
+    )
+    code, out, _ = mechlint(repo, "pin", "--check", MECHANISM)
+    assert code == 1 and '"sources/post.md" changed' in out

@@ -100,8 +100,8 @@ def line_endings(source: Source) -> str:
     if not how:
         return ""
     return (
-        f" (the pinned sha256 is that of this file {how}: line-ending conversion, from .gitattributes eol "
-        "or core.autocrlf, explains the difference)"
+        f" (the pinned sha256 is that of this file {how}: only its line endings differ, and git would store "
+        "them as they are here; restore them, or pin after review)"
     )
 
 
