@@ -33,6 +33,7 @@ class Repository:
         "_history",
         "_index",
         "_names",
+        "_sparse",
         "base",
         "many",
         "refs_key",
@@ -58,6 +59,7 @@ class Repository:
         self._files: dict[str, paths.FileState] = {}
         self._history: History | NoHistory | None = None
         self._checkout: Checkout | None = None
+        self._sparse: bool | None = None
         self._index: BlobIndex | None = None
         self._names: Names | None = None
 
@@ -86,6 +88,8 @@ class Repository:
     def _stored(self, path: str, state: paths.FileState, blob_id: bool) -> paths.FileState:
         if self.toplevel is None or not (state.kind == "absent" or state.crlf):
             return state  # nothing git could store otherwise: the common case costs nothing
+        if state.kind == "absent" and not self._may_leave_out(self.toplevel):
+            return state  # gone: no index entry can be skip-worktree (no history opened to learn it)
         checkout = self.checkout()
         if checkout is None:
             return state
@@ -95,6 +99,18 @@ class Repository:
             return source_state(checkout, self.base, path, self.prefix + path, state, blob_id)
         except GitError:
             return state  # git could not say: the bytes as they are (history's own failure is reported by the rules)
+
+    def _may_leave_out(self, toplevel: Path) -> bool:
+        """Whether the index can mark a path skip-worktree (format 3 or later), read without git, once a run."""
+        if self._sparse is None:
+            from mechlint.provenance.gitdir import locate
+            from mechlint.provenance.stored import index_version
+
+            try:
+                self._sparse = index_version(os.fspath(locate(toplevel).git_dir)) >= 3
+            except GitError:
+                self._sparse = False
+        return self._sparse
 
     def checkout(self) -> Checkout | None:
         """How the working tree stands for what git stores (``None`` without history)."""
