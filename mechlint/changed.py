@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mechlint.discovery import Candidate, UsageError
 from mechlint.provenance.errors import GitError
-from mechlint.provenance.git import Git
+from mechlint.provenance.git import CatFile, Git
 from mechlint.provenance.resolve import git_toplevel
 from mechlint.provenance.worktree import Changes, changes_since
 
@@ -32,27 +32,33 @@ def _check_revision(revision: str) -> None:
 def changed_paths(folder: Path, revision: str) -> tuple[Path, Changes]:
     """The repository's top folder and the paths (relative to it) changed since ``revision``.
 
-    Changed means committed, staged, changed in the working tree (compared by
-    hashing its bytes: ``git diff`` would run the repository's clean filters),
-    or not in the index at all (a new file; an ignored one too, which only
-    checks more).
+    Changed means committed, staged, changed in the working tree (its bytes as
+    git stores them, :mod:`mechlint.provenance.stored`, compared by hashing:
+    ``git diff`` would run the repository's clean filters), or new in the
+    working tree (not in the index: an ignored file too, which only checks
+    more). A path absent at the revision, in the index and in the working
+    tree is unchanged. The caller closes the result (:meth:`Changes.close`).
     """
     _check_revision(revision)
     top = git_toplevel(folder.resolve())
     if top is None:
         raise UsageError("--since needs a git repository")
+    git = Git(top)
+    cat = CatFile(git)
     try:
-        git = Git(top)
         resolved = git.run(
             "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}", check=False
         )
         commit = resolved.decode("ascii", "replace").strip()
         if len(commit) not in (40, 64) or not all(c in "0123456789abcdef" for c in commit):
             raise UsageError(f"--since {revision!r}: no such commit in this repository")
-        changes = changes_since(git, top, commit)
+        return top, changes_since(git, cat, top, commit)
     except GitError as error:
+        cat.close()
         raise UsageError(f"--since: {error}") from None
-    return top, changes
+    except BaseException:
+        cat.close()
+        raise
 
 
 def _source_paths(path: Path) -> list[str]:
@@ -78,14 +84,14 @@ def select_changed(
         prefix = ""
     elif base.is_relative_to(top):
         prefix = base.relative_to(top).as_posix() + "/"
-    selected = []
+    asked: list[tuple[Path, list[str]]] = []
     for candidate in candidates:
         try:
             relative = candidate.path.resolve().relative_to(top).as_posix()
         except ValueError:
             continue
-        if relative in changed or (
-            prefix is not None and any(prefix + source in changed for source in _source_paths(candidate.path))
-        ):
-            selected.append(candidate.path)
-    return selected
+        sources = [prefix + source for source in _source_paths(candidate.path)] if prefix is not None else []
+        asked.append((candidate.path, [relative, *sources]))
+    if isinstance(changed, Changes):
+        changed.prepare(path for _, paths in asked for path in paths)  # git is asked once for them all
+    return [path for path, paths in asked if any(p in changed for p in paths)]

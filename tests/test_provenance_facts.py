@@ -150,7 +150,7 @@ def test_no_history_is_an_object_that_answers_like_a_history_without_commits(tmp
     try:
         history = provenance.repository(folder / "content" / "m.json").history()
         assert isinstance(history, NoHistory) and not history.exists and not history.complete
-        assert history.unavailable() == ("the folder is not in a git repository", False)
+        assert history.unavailable() == ("the folder is not in a git repository", False, "")
         assert history.path_history("content/post.md") == [] and history.tree("0" * 40) == {}
         assert history.state().head is None and history.describe("a" * 40) == "a" * 12
         data = {"sources": [{"path": "content/post.md", "sha256": sha(POST_V1)}]}

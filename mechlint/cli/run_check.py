@@ -161,8 +161,11 @@ def _changed_targets(
     from mechlint.discovery import mechanism_files
 
     top, changed = changed_paths(Path.cwd(), since)
-    candidates = mechanism_files(targets, config, project_root)
-    return [str(p) for p in select_changed(candidates, top, changed, root)]
+    try:
+        candidates = mechanism_files(targets, config, project_root)
+        return [str(p) for p in select_changed(candidates, top, changed, root)]
+    finally:
+        changed.close()
 
 
 def _given_files_targets(targets: Sequence[str], config: Config, project_root: Path, root: Path | None) -> list[str]:

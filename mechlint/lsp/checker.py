@@ -4,7 +4,11 @@ The configuration is found by walking up from the file's folder, and kept
 until it, or a file it names, changes (:meth:`Checker.reload`). Sources are
 read as ``check`` reads them, through one :class:`~mechlint.services.RunServices` per
 project whose answers are kept between keystrokes: a source is hashed again
-only when its size, time or inode changed, or the repository's refs moved.
+only when its size, a time (modification or status change, to the
+nanosecond), inode or device changed (a file rewritten in place keeping its
+size and modification time, as ``cp -p`` does, still changes its status-change
+time), or when the repository's history key moved (refs, HEAD, the shallow
+boundary, the packs) or its index, configuration or attributes changed.
 """
 
 from __future__ import annotations
@@ -27,15 +31,20 @@ from mechlint.rules.mechlint.invalid_config import META as INVALID_CONFIG_RULE
 from mechlint.services import RunServices
 
 INVALID_CONFIG = INVALID_CONFIG_RULE.id
-Stat = tuple[int, int, int] | None
+Stat = tuple[int, int, int, int, int] | None
+#: What, in the git folder, the answers about a source depend on (see ``History.refs_key`` and
+#: ``Repository.file_state``): the refs and HEAD, the objects the clone has, the index (sparse paths, what is
+#: staged) and the configuration (``core.autocrlf``).
+_GIT_STATE = ("HEAD", "packed-refs", "refs/heads", "refs/tags", "shallow", "objects/pack", "index", "config")
 
 
 def _stat(path: str) -> Stat:
+    """What says a file changed: any write changes the status-change time, even one that restores the rest."""
     try:
         info = os.stat(path)
     except (OSError, ValueError):
         return None
-    return (info.st_mtime_ns, info.st_size, info.st_ino)
+    return (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino, info.st_dev)
 
 
 @dataclass
@@ -172,8 +181,8 @@ class Checker:
         watched = [os.path.join(repository.base, p) for p in (*paths, *originals)]  # an original's state is read too
         if repository.toplevel is not None:
             git = os.path.join(repository.toplevel, ".git")
-            watched += [os.path.join(git, "HEAD"), os.path.join(git, "packed-refs")]
-            watched += [os.path.join(git, "refs", "heads"), os.path.join(git, "refs", "tags")]
+            watched += [os.path.join(git, name) for name in _GIT_STATE]
+            watched.append(os.path.join(repository.toplevel, ".gitattributes"))
         now = {name: _stat(name) for name in watched}
         changed = any(name in project.seen and project.seen[name] != stat for name, stat in now.items())
         project.seen.update(now)

@@ -6,7 +6,8 @@ fingerprint of the refs they were computed for, and dropped when the refs
 change; answers about one commit (its date and subject) never go stale.
 The cache lives in the repository's git common folder
 (``.git/mechlint/blobs.sqlite3``), or in the user's cache folder when that
-is not writable, or in memory as a last resort (no home folder, or another
+is not writable or another user owns it (a file of root's in a user's
+``.git`` is one they cannot remove), or in memory as a last resort (no home folder, or another
 process holding a lock on the file: a lock means "skip it this time", never
 "delete it"). It is safe under concurrent runs (SQLite locking, a short busy
 timeout, short transactions), and a corrupt file is deleted and rebuilt. A
@@ -18,6 +19,7 @@ Callers never trust it for a final answer: the winning blob is hashed again.
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
@@ -52,6 +54,19 @@ def _check_version(connection: sqlite3.Connection) -> None:
         raise StaleCache("the cache failed SQLite's quick check")
 
 
+def _ours(folder: Path) -> bool:
+    """Whether the user running mechlint owns ``folder`` (always, where there are no user ids)."""
+    geteuid = getattr(os, "geteuid", None)
+    for existing in (folder, *folder.parents):  # a folder not made yet is made by the owner of its parent
+        try:
+            return geteuid is None or os.stat(existing).st_uid == geteuid()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return False
+    return False
+
+
 class BlobCache:
     def __init__(self, common_dir: Path | None) -> None:
         self.location = ":memory:"
@@ -63,7 +78,8 @@ class BlobCache:
     def _candidates(self, common_dir: Path | None) -> list[Path]:
         found = []
         if common_dir is not None:
-            found.append(common_dir / "mechlint" / "blobs.sqlite3")
+            if _ours(common_dir):  # never a file of ours in another user's .git: they could not remove it
+                found.append(common_dir / "mechlint" / "blobs.sqlite3")
             user = user_cache_folder()
             if user is not None:
                 key = hashlib.sha256(str(common_dir.resolve()).encode()).hexdigest()[:16]

@@ -10,9 +10,11 @@ class GitError(Exception):
     (a missing or corrupt object, a special file where git reads a file, a
     configuration mechlint refuses, git stalled); false for the documented
     situations where history is simply not there (not a repository, a
-    repository git refuses to read because another user owns it).
+    repository git refuses to read because another user owns it). ``fix``
+    says how to let git answer, when fetching history is not the way.
     """
 
-    def __init__(self, message: str, *, broken: bool = True) -> None:
+    def __init__(self, message: str, *, broken: bool = True, fix: str = "") -> None:
         super().__init__(message)
         self.broken = broken
+        self.fix = fix

@@ -67,7 +67,7 @@ class Git:
             except GitError as error:
                 self._vetted = error
         if isinstance(self._vetted, GitError):
-            raise GitError(str(self._vetted), broken=self._vetted.broken)
+            raise GitError(str(self._vetted), broken=self._vetted.broken, fix=self._vetted.fix)
         return self._vetted
 
     def run(self, *args: str, check: bool = True) -> bytes:
@@ -89,9 +89,8 @@ class Git:
     @staticmethod
     def _checked(done: tuple[int, bytes, bytes], check: bool) -> bytes:
         code, out, err = done
-        if check and code != 0:
-            message = err.decode("utf-8", "replace").strip().splitlines()
-            raise explain(message[-1] if message else f"git exited with {code}")
+        if code != 0 and (check or b"safe.directory" in err):  # a refusal is never an answer, checked or not
+            raise explain(err.decode("utf-8", "replace").strip() or f"git exited with {code}")
         return out
 
 
@@ -111,14 +110,22 @@ def vet(git: Git) -> gitdir.Configuration:
     return gitdir.Configuration(partial)
 
 
-def explain(message: str) -> GitError:
-    if "dubious ownership" in message or "safe.directory" in message:
+def explain(output: str) -> GitError:
+    """What git's error output means, in a person's words (git's own words quoted where they help)."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    if "dubious ownership" in output or "safe.directory" in output:
+        said = next((line for line in lines if "dubious ownership" in line), lines[0] if lines else "")
+        said = said.removeprefix("fatal:").strip()
+        allow = next((line for line in lines if line.startswith("git config") and "safe.directory" in line), "")
         return GitError(
-            "git refuses to read this repository because another user owns it (safe.directory)", broken=False
+            f"git refuses to read this repository because another user owns it (git said: {said!r})",
+            broken=False,
+            fix="if you trust the repository, allow it (as the user running mechlint): "
+            + (allow or "git config --global --add safe.directory <the repository's folder>"),
         )
-    if "not a git repository" in message:
+    if "not a git repository" in output:
         return GitError("this is not a git repository", broken=False)
-    return GitError(f"git failed: {message}")
+    return GitError(f"git failed: {lines[-1] if lines else output}")
 
 
 #: Writes to a pipe up to this size are atomic and never wait for the reader (POSIX PIPE_BUF).
@@ -239,16 +246,19 @@ class History:
         check: bool = True,
         without_git: Callable[[], bytes | None] | None = None,
     ) -> bytes:
-        """The output of ``git ARGS``, asked once a run, and kept between runs while the refs stay the same.
+        """The output of ``git ARGS``, asked once a run, and kept between runs under :meth:`refs_key`.
 
-        ``per_refs=False`` for answers that cannot change (about one commit).
+        ``per_refs=False`` for answers that cannot change (about one commit) in
+        a complete clone; in a shallow or partial one even those depend on
+        the objects present (a merge base beyond the boundary), so they are
+        kept under :meth:`refs_key` too.
         A new answer comes from the command :meth:`prefetch` started for this
         question, else from ``without_git()`` when it gives one (the same
         bytes git would print), else from git.
         """
         if question in self._asked:
             return self._asked[question]
-        refs = self.refs_key() if per_refs else ""
+        refs = self.refs_key() if per_refs or not self.complete else ""
         answer = self.answers.answer(refs, question) if self.answers is not None else None
         if answer is None:
             answer = self._early_answer(question)
@@ -262,9 +272,16 @@ class History:
         return answer
 
     def refs_key(self) -> str:
-        """The refs, HEAD and shallowness: what history answers depend on. Computed once a run."""
+        """What history's answers depend on: the refs, HEAD and the objects the clone has. Once a run.
+
+        The one history key: git's answers kept in the blob cache, the set of
+        reachable blobs and (through :func:`~mechlint.provenance.repository.refs_key`)
+        the result cache all use it; :func:`~mechlint.provenance.gitdir.objects_state`
+        says why it is complete.
+        """
         if self._refs is None:
-            self._refs = f"{self.refs_fingerprint()}:{'shallow' if self.state().shallow else 'full'}"
+            dirs = gitdir.GitDirs(self.git_dir, self.common_dir)
+            self._refs = f"{self.refs_fingerprint()}:{gitdir.objects_state(dirs, self.state().partial)}"
             if self.answers is not None:
                 self.answers.keep_answers_for(self._refs)
         return self._refs

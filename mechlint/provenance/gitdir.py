@@ -13,6 +13,7 @@ way to ignore an include, and one that moves the working tree elsewhere
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from pathlib import Path
@@ -211,3 +212,44 @@ def git_toplevel(start: Path, known: dict[str, Path | None] | None = None) -> Pa
     if known is not None:
         known.update(dict.fromkeys(looked, found))
     return found
+
+
+#: The largest ``shallow`` file read (one line a boundary commit): beyond it, the key says it could not read it.
+_MAX_SHALLOW = 16 * 1024 * 1024
+
+
+def objects_state(dirs: GitDirs, partial: bool) -> str:
+    """What, besides the refs and HEAD, decides which objects a clone has: the other half of every history key.
+
+    A complete clone has every object its refs reach, so its refs decide.
+    A shallow clone has the commits down to the boundary its ``shallow`` file
+    lists (``git fetch --deepen`` changes that file and no ref), so the
+    file's bytes are part of the key. A partial clone has whatever was
+    fetched so far (a lazy fetch adds a pack, or loose objects, and changes
+    no ref), so the names of its packs (each named by its content), the
+    modification times of the loose-object folders and the alternates are.
+    Read without git: about one ``stat`` a folder, and only in such clones.
+    """
+    parts = []
+    shallow = dirs.common_dir / "shallow"
+    try:
+        size = os.stat(shallow).st_size
+        with open(shallow, "rb") as stream:  # a special file here was refused when the repository was vetted
+            data = stream.read(_MAX_SHALLOW + 1) if size <= _MAX_SHALLOW else os.urandom(16)
+        parts.append(b"shallow:" + hashlib.sha256(data).hexdigest().encode())
+    except FileNotFoundError:
+        parts.append(b"complete" if not partial else b"full depth")
+    except OSError:
+        parts.append(b"shallow, unreadable:" + os.urandom(16).hex().encode())  # never a key a later run meets
+    if partial:
+        objects = dirs.common_dir / "objects"
+        try:
+            with os.scandir(objects) as entries:
+                for entry in sorted(entries, key=lambda e: e.name):
+                    info = entry.stat(follow_symlinks=False)
+                    parts.append(f"{entry.name}:{info.st_mtime_ns}".encode("utf-8", "surrogateescape"))
+            parts += sorted(name.encode("utf-8", "surrogateescape") for name in os.listdir(objects / "pack"))
+        except OSError:
+            parts.append(b"objects, unreadable:" + os.urandom(16).hex().encode())
+        parts.append(read_small(objects / "info" / "alternates", "objects/info/alternates") or b"")
+    return hashlib.sha256(b"\0".join(parts)).hexdigest()

@@ -101,10 +101,10 @@ class BlobIndex:
         return False
 
     def ensure(self) -> None:
-        """Index every blob reachable from any ref (skipped when the refs did not change)."""
+        """Index every blob reachable from any ref (skipped when the history key, ``History.refs_key``, is the same)."""
         if self._ready:
             return
-        refs = "without the stash:" + self.history.refs_fingerprint()  # the set was once made with the stash
+        refs = "without the stash:" + self.history.refs_key()  # the set was once made with the stash
         if self.cache.reachable_state() != refs:
             objects = self.history.reachable_objects()
             self._hash_missing(objects)

@@ -33,12 +33,14 @@ class Unavailable(Record):
 
     why: str
     broken: bool
+    #: How to let history answer, when it is not fetching more of it (a ``safe.directory`` refusal); else "".
+    fix: str = ""
 
 
 class NoHistory:
     """The history of a folder that has none: no commits, no trees, and a reason."""
 
-    __slots__ = ("broken", "reason")
+    __slots__ = ("broken", "fix", "reason")
 
     #: Whether this is a repository's history; false here, true for :class:`~mechlint.provenance.git.History`.
     exists: ClassVar[Literal[False]] = False
@@ -47,14 +49,16 @@ class NoHistory:
     #: No answers are kept between runs for it.
     answers: BlobCache | None = None
 
-    def __init__(self, reason: str, broken: bool = False) -> None:
+    def __init__(self, reason: str, broken: bool = False, fix: str = "") -> None:
         self.reason = reason
         #: Whether the repository could not be read although it should have been (see :class:`GitError`).
         self.broken = broken
+        #: How to let git answer (see :class:`GitError`), or "".
+        self.fix = fix
 
     def unavailable(self, error: GitError | None = None) -> Unavailable:
         """Why a question had no answer: the reason there is no history (``error`` changes nothing)."""
-        return Unavailable(self.reason, self.broken)
+        return Unavailable(self.reason, self.broken, self.fix)
 
     def state(self) -> RepositoryState:
         return RepositoryState(shallow=False, partial=False, head=None)

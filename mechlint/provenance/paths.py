@@ -72,6 +72,10 @@ class FileState(Record):
     data: bytes | None = None
     detail: str = ""
     git_blob: str = ""
+    #: Whether the bytes hold a CRLF pair: git may store them converted (:mod:`mechlint.provenance.stored`).
+    crlf: bool = False
+    #: Whether the working tree leaves the path out (a sparse checkout) and these are its bytes in HEAD.
+    sparse: bool = False
 
 
 def real_path(top: str, path: str) -> str:
@@ -88,10 +92,14 @@ def real_path(top: str, path: str) -> str:
     return current
 
 
-def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_id: bool = False) -> FileState:
+def hash_source(
+    root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_id: bool = False, keep: int = KEEP_BYTES
+) -> FileState:
     """Hash the working-tree file at ``root/path``; ``root`` is resolved, ``path`` passed :func:`path_problem`.
 
-    With ``blob_id`` the git blob id of the bytes is computed too (attestations need it).
+    With ``blob_id`` the git blob id of the bytes is computed too (attestations need it). The bytes are
+    kept (``data``) up to ``keep`` bytes. These are the bytes as they are: the bytes of a source, as git
+    stores them, are ``Repository.file_state``'s.
     """
     top = os.fspath(root)
     candidate = os.path.join(top, path)
@@ -123,6 +131,8 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_
     blob = hashlib.sha1(b"blob %d\0" % info.st_size, usedforsecurity=False) if blob_id else None
     kept: list[bytes] = []
     size = 0
+    crlf = False
+    last = b""
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return FileState("special", detail="changed into a special file while it was opened; it is not read")
@@ -133,7 +143,9 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_
             digest.update(chunk)
             if blob is not None:
                 blob.update(chunk)
-            if size <= KEEP_BYTES:
+            crlf = crlf or b"\r\n" in chunk or (last == b"\r" and chunk[:1] == b"\n")
+            last = chunk[-1:]
+            if size <= keep:
                 kept.append(chunk)
     except OSError as error:
         return FileState("unreadable", detail=f"cannot be read ({error.strerror or error})")
@@ -141,8 +153,9 @@ def hash_source(root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_
         os.close(fd)
     if size != info.st_size:
         return FileState("unreadable", detail="changed size while it was read; run again")
-    data = b"".join(kept) if size <= KEEP_BYTES else None
-    return FileState("file", digest.hexdigest(), size, data, git_blob=blob.hexdigest() if blob is not None else "")
+    data = b"".join(kept) if size <= keep else None
+    git_blob = blob.hexdigest() if blob is not None else ""
+    return FileState("file", digest.hexdigest(), size, data, git_blob=git_blob, crlf=crlf)
 
 
 def git_blob_id(data: bytes) -> str:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when 
     from mechlint.provenance.git import History
     from mechlint.provenance.index import BlobIndex
     from mechlint.provenance.source import Source
+    from mechlint.provenance.stored import Checkout
     from mechlint.provenance.whereabouts import Names
 
 
@@ -27,10 +28,12 @@ class Repository:
     """One folder sources are relative to, and what a run learns about it (kept for the run)."""
 
     __slots__ = (
+        "_checkout",
         "_files",
         "_history",
         "_index",
         "_names",
+        "_sparse",
         "base",
         "many",
         "refs_key",
@@ -55,6 +58,8 @@ class Repository:
         #: What :func:`hash_source` found at each path (read once a run: by the cache key and by the rules).
         self._files: dict[str, paths.FileState] = {}
         self._history: History | NoHistory | None = None
+        self._checkout: Checkout | None = None
+        self._sparse: bool | None = None
         self._index: BlobIndex | None = None
         self._names: Names | None = None
 
@@ -65,12 +70,56 @@ class Repository:
             return ""
         return self.base.relative_to(self.toplevel).as_posix() + "/"
 
-    def file_state(self, path: str) -> paths.FileState:
-        """What is at ``path`` (which passed ``path_problem``) in the working tree, read once a run."""
+    def file_state(self, path: str, *, blob_id: bool = False) -> paths.FileState:
+        """The bytes of the source at ``path`` (which passed ``path_problem``), read once a run.
+
+        The one definition of "the bytes of a source" (``check``, ``pin``, the
+        language server and the result cache's key all read them here): the
+        working-tree bytes with their line endings as git stores them, or for
+        a path a sparse checkout leaves out, its bytes in HEAD
+        (:mod:`mechlint.provenance.stored`). With ``blob_id`` the state has
+        the git blob id of those bytes too.
+        """
         state = self._files.get(path)
-        if state is None:
-            state = self._files[path] = paths.hash_source(self.base, path)
+        if state is None or (blob_id and state.kind == "file" and not state.git_blob):
+            state = self._files[path] = self._stored(path, paths.hash_source(self.base, path, blob_id=blob_id), blob_id)
         return state
+
+    def _stored(self, path: str, state: paths.FileState, blob_id: bool) -> paths.FileState:
+        if self.toplevel is None or not (state.kind == "absent" or state.crlf):
+            return state  # nothing git could store otherwise: the common case costs nothing
+        if state.kind == "absent" and not self._may_leave_out(self.toplevel):
+            return state  # gone: no index entry can be skip-worktree (no history opened to learn it)
+        checkout = self.checkout()
+        if checkout is None:
+            return state
+        from mechlint.provenance.stored import source_state
+
+        try:
+            return source_state(checkout, self.base, path, self.prefix + path, state, blob_id)
+        except GitError:
+            return state  # git could not say: the bytes as they are (history's own failure is reported by the rules)
+
+    def _may_leave_out(self, toplevel: Path) -> bool:
+        """Whether the index can mark a path skip-worktree (format 3 or later), read without git, once a run."""
+        if self._sparse is None:
+            from mechlint.provenance.gitdir import locate
+            from mechlint.provenance.stored import index_version
+
+            try:
+                self._sparse = index_version(os.fspath(locate(toplevel).git_dir)) >= 3
+            except GitError:
+                self._sparse = False
+        return self._sparse
+
+    def checkout(self) -> Checkout | None:
+        """How the working tree stands for what git stores (``None`` without history)."""
+        history = self.history()
+        if self._checkout is None and history.exists:
+            from mechlint.provenance.stored import Checkout
+
+            self._checkout = Checkout(history.git, history.cat, os.fspath(history.git_dir))
+        return self._checkout
 
     def history(self) -> History | NoHistory:
         if self._history is None:
@@ -86,7 +135,7 @@ class Repository:
         try:
             history = early.take(self.toplevel) or open_history(self.toplevel)
         except GitError as error:
-            return NoHistory(str(error), error.broken)
+            return NoHistory(str(error), error.broken, error.fix)
         from mechlint.provenance.cache import BlobCache
 
         history.answers = BlobCache(history.common_dir)  # git's answers are kept between runs beside the digests
@@ -136,6 +185,8 @@ class Repository:
 
     def close(self) -> None:
         self.flush()
+        if self._checkout is not None:
+            self._checkout.close()
         if self._history is not None:  # opened
             self._history.close()
             if self._history.answers is not None:
@@ -143,18 +194,25 @@ class Repository:
 
 
 def refs_key(toplevel: Path | None) -> str:
-    """The refs, HEAD and shallowness of a repository, without gitpython (cheap)."""
+    """What a repository's history answers depend on, for the result cache: as ``History.refs_key``.
+
+    The refs, HEAD and the objects the clone has
+    (:func:`~mechlint.provenance.gitdir.objects_state`: a shallow clone's
+    boundary, a partial clone's packs), without opening the history.
+    """
     if toplevel is None:
         return "no repository"
+    from mechlint.provenance import gitdir
     from mechlint.provenance.git import Git
 
     try:
         git = Git(toplevel)
+        partial = git.vet().partial
         refs = git.run("for-each-ref", "--format=%(objectname) %(refname)", check=False)
         head = git.run("rev-parse", "--verify", "--quiet", "HEAD", check=False)
-        shallow = git.run("rev-parse", "--is-shallow-repository", check=False)
+        objects = gitdir.objects_state(gitdir.locate(toplevel), partial).encode()
     except GitError as error:
         return f"unreadable: {error}"
     import hashlib
 
-    return hashlib.sha256(refs + b"\0" + head + b"\0" + shallow).hexdigest()
+    return hashlib.sha256(refs + b"\0" + head + b"\0" + objects).hexdigest()

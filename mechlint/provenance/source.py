@@ -73,9 +73,7 @@ class Source:
         """What is at the path in the working tree; ``None`` when :attr:`problem` forbids looking."""
         if self.problem:
             return None
-        if self._blob_id:
-            return paths.hash_source(self.repository.base, self.path, blob_id=True)
-        return self.repository.file_state(self.path)
+        return self.repository.file_state(self.path, blob_id=self._blob_id)
 
     @property
     def unsafe(self) -> bool:

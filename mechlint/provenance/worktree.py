@@ -5,7 +5,10 @@ clean filters (``filter.<name>.clean`` with a ``.gitattributes`` entry): a
 program named by the repository. So mechlint asks git only for what the
 index and a commit hold (``ls-files``, ``ls-tree``: plumbing that runs
 nothing) and compares the working-tree bytes itself, reading only regular
-files inside the repository.
+files inside the repository, as git stores them
+(:mod:`mechlint.provenance.stored`: line endings converted back, a path a
+sparse checkout leaves out taken as its index bytes, a Git LFS file as the
+content its pointer names).
 """
 
 from __future__ import annotations
@@ -13,55 +16,17 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Container, Iterable
 from typing import TYPE_CHECKING
 
-from mechlint.provenance.paths import lfs_oid
+from mechlint.provenance import gitdir
+from mechlint.provenance.paths import lfs_oid, path_problem
+from mechlint.provenance.stored import Checkout, Entry, blob_id, index_entries, tree_entries
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from mechlint.provenance.git import CatFile, Git
-
-Entry = tuple[str, str]  # (mode, object id)
-
-
-def _entries(output: bytes, *, tree: bool) -> Iterator[tuple[str, Entry, str]]:
-    """``(path, (mode, oid), tag)`` from ``ls-tree -r -z`` or ``ls-files -s -t -z`` output."""
-    for record in output.split(b"\0"):
-        meta, tab, raw = record.partition(b"\t")
-        if not tab:
-            continue
-        fields = meta.decode("ascii", "replace").split()
-        path = raw.decode("utf-8", "surrogateescape")
-        if tree and len(fields) == 3:
-            yield path, (fields[0], fields[2]), ""
-        elif not tree and len(fields) == 4:
-            tag, mode, oid, stage = fields
-            yield path, (mode, oid if stage == "0" else "conflict"), tag
-
-
-def tree_entries(git: Git, commit: str) -> dict[str, Entry]:
-    output = git.run("ls-tree", "-r", "-z", "--full-tree", commit)
-    return {path: entry for path, entry, _ in _entries(output, tree=True)}
-
-
-def index_entries(git: Git) -> tuple[dict[str, Entry], set[str]]:
-    """What the index holds, and the paths marked skip-worktree (sparse checkout: not in the working tree)."""
-    output = git.run("ls-files", "-s", "-t", "-z")
-    entries: dict[str, Entry] = {}
-    skipped: set[str] = set()
-    for path, entry, tag in _entries(output, tree=False):
-        entries[path] = entry
-        if tag == "S":
-            skipped.add(path)
-    return entries, skipped
-
-
-def blob_id(data: bytes, oid: str) -> str:
-    """The git blob id of ``data`` in the object format of ``oid`` (SHA-1 or SHA-256)."""
-    algorithm = hashlib.sha256 if len(oid) == 64 else hashlib.sha1
-    return algorithm(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def read_entry(top: Path, path: str, mode: str) -> bytes | None:
@@ -92,74 +57,114 @@ def read_entry(top: Path, path: str, mode: str) -> bytes | None:
         os.close(fd)
 
 
-def matches(top: Path, path: str, entry: Entry) -> bool:
-    """Whether the working-tree entry has exactly the bytes of the index entry (submodules always match)."""
+def _same_as_is(top: Path, path: str, entry: Entry, skipped: Container[str]) -> bool | bytes:
+    """Whether the working-tree entry holds the index entry's bytes as they are; else the bytes that differ.
+
+    A submodule is its own repository (always the same here); a path outside
+    the sparse checkout is its index bytes; an unmerged path, or one that is
+    missing or not what the index says, differs (``False``).
+    """
     mode, oid = entry
-    if mode == "160000":
+    if mode == "160000" or path in skipped:
         return True
     if oid == "conflict":
         return False
     data = read_entry(top, path, mode)
-    return data is not None and blob_id(data, oid) == oid
+    if data is None:
+        return False
+    if blob_id(data, oid) == oid:
+        return True
+    return data if mode != "120000" else False
+
+
+def _same_as_stored(checkout: Checkout, path: str, oid: str, data: bytes) -> bool:
+    """Whether ``data`` is what git stores as ``oid``: its line endings converted back, or the content of an LFS
+    pointer (the spec's bytes of a source, :mod:`mechlint.provenance.stored`)."""
+    if b"\r\n" in data and blob_id(checkout.stored(path, data), oid) == oid:
+        return True
+    pointer = checkout.read(oid)
+    return lfs_oid(pointer) is not None and lfs_oid(pointer) == hashlib.sha256(data).hexdigest()
+
+
+def compare(checkout: Checkout, top: Path, paths: Iterable[str]) -> dict[str, bool]:
+    """For each path the index holds, whether the working tree holds its bytes as git stores them."""
+    index, skipped = checkout.index()
+    found: dict[str, bool] = {}
+    differing: dict[str, bytes] = {}
+    for path in paths:
+        verdict = _same_as_is(top, path, index[path], skipped)
+        if isinstance(verdict, bytes):
+            differing[path] = verdict
+        else:
+            found[path] = verdict
+    for path, data in differing.items():
+        found[path] = _same_as_stored(checkout, path, index[path][1], data)
+    return found
 
 
 class Changes:
     """Paths changed since a commit: committed or staged (``staged``), or changed in the working tree.
 
-    ``path in changes`` hashes the working-tree file only when asked; a path
-    the index does not hold (new, or gone) counts as changed.
+    ``path in changes`` compares the working-tree file only when asked
+    (:meth:`prepare` compares many at once). A path the index does not hold
+    is changed when something is at it in the working tree (a new file);
+    absent at the commit, in the index and in the working tree, it is not.
     """
 
-    __slots__ = ("_checked", "index", "staged", "top")
+    __slots__ = ("_checked", "checkout", "staged", "top")
 
-    def __init__(self, top: Path, staged: set[str], index: dict[str, Entry]) -> None:
+    def __init__(self, top: Path, staged: set[str], checkout: Checkout) -> None:
         self.top = top
         self.staged = staged
-        self.index = index
+        self.checkout = checkout
         self._checked: dict[str, bool] = {}
+
+    def prepare(self, paths: Iterable[str]) -> None:
+        """Compare these paths now (each path once)."""
+        index = self.checkout.index()[0]
+        wanted = [p for p in dict.fromkeys(paths) if p in index and p not in self.staged and p not in self._checked]
+        for path, same in compare(self.checkout, self.top, wanted).items():
+            self._checked[path] = not same
 
     def __contains__(self, path: object) -> bool:
         if not isinstance(path, str):
             return False
-        if path in self.staged or path not in self.index:
+        if path in self.staged:
             return True
+        if path not in self.checkout.index()[0]:
+            return path_problem(path) is not None or os.path.lexists(os.path.join(self.top, path))
         if path not in self._checked:
-            self._checked[path] = not matches(self.top, path, self.index[path])
+            self.prepare([path])
         return self._checked[path]
 
+    def close(self) -> None:
+        self.checkout.close()
+        self.checkout.cat.close()
 
-def changes_since(git: Git, top: Path, commit: str) -> Changes:
+
+def changes_since(git: Git, cat: CatFile, top: Path, commit: str) -> Changes:
     tree = tree_entries(git, commit)
-    index, _ = index_entries(git)
+    checkout = Checkout(git, cat, os.fspath(gitdir.locate(top).git_dir), index_entries(git))
+    index = checkout.index()[0]
     staged = {path for path in tree.keys() | index.keys() if tree.get(path) != index.get(path)}
-    return Changes(top, staged, index)
+    return Changes(top, staged, checkout)
 
 
 def is_dirty(git: Git, cat: CatFile, head: str | None) -> bool:
     """Whether any tracked file differs from HEAD, in the index or in the working tree.
 
-    A checkout's line-ending conversion and a Git LFS file whose bytes the
-    pointer names are not changes; any other filter's output is (mechlint
-    does not run filters), so such a tree counts as dirty: the safe answer.
+    Compared as git stores them (:mod:`mechlint.provenance.stored`): a
+    checkout's line-ending conversion, a path outside the sparse checkout and
+    a Git LFS file whose content the pointer names are not changes; any other
+    filter's output is (mechlint runs no filter), so such a tree counts as
+    dirty: the safe answer.
     """
     tree = tree_entries(git, head) if head else {}
-    index, skipped = index_entries(git)
+    checkout = Checkout(git, cat, os.fspath(gitdir.locate(git.worktree).git_dir), index_entries(git))
+    index = checkout.index()[0]
     if tree != index:
         return True
-    top = git.worktree
-    suspects: dict[str, bytes] = {}
-    for path, (mode, oid) in index.items():
-        if mode == "160000" or path in skipped:
-            continue
-        data = read_entry(top, path, mode)
-        if data is None or oid == "conflict":
-            return True
-        if blob_id(data, oid) == oid:
-            continue
-        if b"\r\n" in data and blob_id(data.replace(b"\r\n", b"\n"), oid) == oid:
-            continue
-        suspects[oid] = data
-    for oid, kind, content in cat.read_many(list(suspects)):
-        if kind != "blob" or content is None or lfs_oid(content) != hashlib.sha256(suspects[oid]).hexdigest():
-            return True
-    return False
+    try:
+        return not all(compare(checkout, git.worktree, index).values())
+    finally:
+        checkout.close()

@@ -100,6 +100,14 @@ def line_endings(source: Source) -> str:
     if not how:
         return ""
     return (
-        f" (the pinned sha256 is that of this file {how}: line-ending conversion, from .gitattributes eol "
-        "or core.autocrlf, explains the difference)"
+        f" (the pinned sha256 is that of this file {how}: only its line endings differ, and git would store "
+        "them as they are here; restore them, or pin after review)"
     )
+
+
+def sparse(source: Source) -> str:
+    """`` (the file is outside the sparse checkout, …)`` for a path the working tree leaves out, else ""."""
+    state = source.state
+    if state is None or not state.sparse:
+        return ""
+    return " (the file is outside the sparse checkout, so its bytes in HEAD were checked)"

@@ -16,7 +16,15 @@ from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.provenance.pinned import NOWHERE
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, elsewhere, line_endings, source_example, sources
+from mechlint.rules.provenance import (
+    CURRENT_POST,
+    EXAMPLE_REPOSITORY,
+    elsewhere,
+    line_endings,
+    source_example,
+    sources,
+    sparse,
+)
 from mechlint.views import quote
 
 META = RuleMeta(
@@ -52,7 +60,7 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             yield META.finding(
                 pointer + "/sha256",
                 f"neither the current bytes of {shown} nor any version of it in history have the pinned sha256"
-                f"{'; ' + where if where else ''}{line_endings(source)}; "
+                f"{'; ' + where if where else ''}{line_endings(source)}{sparse(source)}; "
                 f"{'fix the path, or ' if where else ''}pin the right file (mechlint pin) after review",
             )
         elif source.revisions:  # with no revision at all, the path is provenance/missing-source

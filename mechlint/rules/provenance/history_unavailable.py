@@ -116,11 +116,12 @@ def _unavailable(source: Source, what: str, error: GitError | None = None) -> tu
     repository); an error where the repository should have answered (a missing or corrupt object, a special
     file, a refused configuration, git stopped): missing history never turns an error into a pass.
     """
-    why, broken = source.history.unavailable(error)
-    if broken:
+    unavailable = source.history.unavailable(error)
+    why = unavailable.why
+    if unavailable.broken:
         return (
             f"{what}, but {why}; this could not be checked, so it is an error: repair the repository "
             "(git fsck) or make a fresh clone",
             Level.ERROR,
         )
-    return f"{what}, but {why}; {FETCH_FIX}", None
+    return f"{what}, but {why}; {unavailable.fix or FETCH_FIX}", None

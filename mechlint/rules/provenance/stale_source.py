@@ -17,7 +17,15 @@ from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.provenance.pinned import HISTORY
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, POST_V1, source_example, sources
+from mechlint.rules.provenance import (
+    CURRENT_POST,
+    EXAMPLE_REPOSITORY,
+    POST_V1,
+    line_endings,
+    source_example,
+    sources,
+    sparse,
+)
 from mechlint.views import quote
 
 if TYPE_CHECKING:
@@ -65,9 +73,7 @@ def _stale(source: Source, hit: Revision) -> str:
     head = history.state().head
     head_blob = history.tree(head).get(source.repository.prefix + source.path) if head else None
     if head_blob == hit.blob:  # HEAD holds the pinned bytes: whatever other branches did, the change is here
-        if source.line_endings:
-            return ""  # only the checkout's line-ending conversion differs from the pinned blob
-        later = []
+        later = []  # (a checkout's line-ending conversion is converted back already: what differs is a change)
     # the change HEAD has, not one made on another branch
     ours = [r for r in later if head is not None and history.is_ancestor(r.commit, head)]
     if ours or later:
@@ -78,6 +84,7 @@ def _stale(source: Source, hit: Revision) -> str:
     path = quote(source.path, 200)
     renamed = "" if shown == source.path else f", when the file was named {quote(shown, 200)}"
     return (
-        f"the pinned bytes of {path} are from commit {history.describe(hit.commit)}{renamed}, and {changed}; "
+        f"the pinned bytes of {path} are from commit {history.describe(hit.commit)}{renamed}, and {changed}"
+        f"{sparse(source)}{line_endings(source)}; "
         "review the mechanism against the new version, then run mechlint pin"
     )
