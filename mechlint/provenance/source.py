@@ -30,11 +30,13 @@ from mechlint.provenance.pinned import (
     NO_HISTORY,
     NOWHERE,
     SUBMODULE,
+    UNREACHABLE,
     WORKING_TREE,
     Pinned,
 )
 
 if TYPE_CHECKING:
+    from mechlint.provenance.departure import Departure
     from mechlint.provenance.git import History
     from mechlint.provenance.log import Revision
     from mechlint.provenance.nohistory import NoHistory
@@ -58,8 +60,9 @@ class Source:
         self.original = original
         self._blob_id = blob_id
         self._lineages: dict[str, list[Revision]] = {}
-        #: The revision that holds the pinned bytes, for each path looked up (this one, its original).
-        self._hits: dict[str, Revision | None] = {}
+        #: For each path looked up (this one, its original): the revision of history (reachable from HEAD) that
+        #: holds the pinned bytes, and the one of a commit HEAD does not contain (said, never a resolution).
+        self._hits: dict[str, tuple[Revision | None, Revision | None]] = {}
 
     # -- the path and the working tree ------------------------------------------------------
 
@@ -93,9 +96,14 @@ class Source:
         return self.state is not None and self.state.kind == "absent"
 
     @property
+    def pinned_well(self) -> bool:
+        """Whether the sha256 is well-formed (a malformed one is ``schema/violation``'s; the path is still judged)."""
+        return self.digest is not None and DIGEST.fullmatch(self.digest) is not None
+
+    @property
     def checkable(self) -> bool:
-        """A safe path with a well-formed sha256 (a malformed one is ``schema/violation``'s)."""
-        return not self.unsafe and self.digest is not None and DIGEST.fullmatch(self.digest) is not None
+        """A safe path with a well-formed sha256: where its pinned bytes are can be asked."""
+        return not self.unsafe and self.pinned_well
 
     @property
     def in_working_tree(self) -> bool:
@@ -139,16 +147,21 @@ class Source:
         history = self.history
         if not history.exists:
             return Pinned(NO_HISTORY)
-        original = None
         try:
-            hit = self._hit(self.path)
-            if hit is None and not self.present and self.original is not None:
-                hit, original = self._hit(self.original), self.original
+            found: list[tuple[tuple[Revision | None, Revision | None], str | None]] = [(self._hit(self.path), None)]
+            if found[0][0][0] is None and not self.present and self.original is not None:
+                found.append((self._hit(self.original), self.original))
         except GitError as error:
             return Pinned(FAILED, error=error)
-        if hit is not None:
-            return Pinned(HISTORY, hit, original)
-        return Pinned(NOWHERE if history.complete else BEYOND_CLONE)
+        for (hit, _), original in found:
+            if hit is not None:
+                return Pinned(HISTORY, hit, original)
+        if not history.complete:
+            return Pinned(BEYOND_CLONE)
+        for (_, stray), original in found:
+            if stray is not None:
+                return Pinned(UNREACHABLE, stray, original)
+        return Pinned(NOWHERE)
 
     @cached_property
     def claim(self) -> Pinned | None:
@@ -164,14 +177,16 @@ class Source:
         if not history.exists:
             return Pinned(NO_HISTORY, original=original)
         try:
-            hit = self._hit(original)
+            hit, stray = self._hit(original)
         except GitError as error:
             return Pinned(FAILED, original=original, error=error)
         if hit is not None:
             return Pinned(HISTORY, hit, original)
         if self._original_holds_them_now(original):
             return Pinned(WORKING_TREE, original=original)
-        return Pinned(NOWHERE if history.complete else BEYOND_CLONE, original=original)
+        if not history.complete:
+            return Pinned(BEYOND_CLONE, original=original)
+        return Pinned(NOWHERE, original=original) if stray is None else Pinned(UNREACHABLE, stray, original)
 
     def _original_holds_them_now(self, original: str) -> bool:
         """Whether the original path holds the pinned bytes in the working tree (not committed yet)."""
@@ -203,30 +218,54 @@ class Source:
 
     @cached_property
     def revisions(self) -> list[Revision]:
-        """The revisions of this path, renames followed (none when git cannot say)."""
+        """The revisions of this path on any ref, renames followed (none when git cannot say)."""
         try:
             return self.lineage(self.path)
         except GitError:
             return []
 
-    def _hit(self, path: str) -> Revision | None:
-        """The revision that holds the pinned bytes at ``path`` or at a name it had before; raises GitError."""
+    @cached_property
+    def in_history(self) -> bool:
+        """Whether some commit reachable from HEAD held a file at this path (or a name it had before a rename)."""
+        from mechlint.provenance.reach import from_head
+
+        try:
+            return any(from_head(self.history, revision.commit) for revision in self.revisions)
+        except GitError:
+            return bool(self.revisions)  # git could not say: the path was in some history, never a false "missing"
+
+    @cached_property
+    def departure(self) -> Departure:
+        """Where the file went, for a source gone from the working tree (see :mod:`.departure`)."""
+        from mechlint.provenance.departure import departure
+
+        return departure(self)
+
+    def _hit(self, path: str) -> tuple[Revision | None, Revision | None]:
+        """The revisions holding the pinned bytes at ``path`` (or a name it had before): reachable from HEAD, and
+        not; raises GitError."""
         if path not in self._hits:
-            self._hits[path] = self._pinned_revision(self.lineage(path))
+            self._hits[path] = self._pinned_revisions(self.lineage(path))
         return self._hits[path]
 
-    def _pinned_revision(self, revisions: list[Revision]) -> Revision | None:
-        """The newest revision that brought the pinned bytes to the path (a rename does not count)."""
+    def _pinned_revisions(self, revisions: list[Revision]) -> tuple[Revision | None, Revision | None]:
+        """The newest revision that brought the pinned bytes to the path (a rename does not count) in a commit
+        reachable from HEAD, and the newest in a commit HEAD does not contain (when no reachable one does)."""
+        from mechlint.provenance.reach import from_head
+
         index = self.repository.index()
         if index is None:
-            return None
+            return None, None
         digest = self.digest or ""
         digests = index.digests(r.blob for r in revisions if r.blob)
         holding = [r for r in revisions if r.blob and digest in (digests.get(r.blob), index.cache.lfs_of(r.blob))]
+        stray = None
         for revision in sorted(holding, key=lambda r: r.previous == r.blob):
             if revision.blob and (revision.blob == self._working_blob or index.verified(revision.blob, digest)):
-                return revision
-        return None
+                if from_head(self.history, revision.commit):
+                    return revision, None
+                stray = stray or revision
+        return None, stray
 
     # -- for messages ---------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.provenance.pinned import NOWHERE
+from mechlint.provenance.pinned import NOWHERE, UNREACHABLE
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, POST_V2, source_example, sources
 from mechlint.views import quote
@@ -60,19 +60,40 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             hint = did_you_mean(source)
             yield META.finding(
                 pointer + "/path",
-                f"nothing is at {quote(source.path, 200)}, and nothing ever was in the history of this repository; "
-                f"fix the path or remove the source{'; ' + hint if hint else ''}",
+                f"nothing is at {quote(source.path, 200)}, and nothing ever was in the history of HEAD"
+                f"{off_head(source)}; fix the path or remove the source{'; ' + hint if hint else ''}",
             )
 
 
 def _missing(source: Source) -> bool:
-    """Nothing at the path, and nothing in a full history: pinned or not, the path is wrong."""
-    if source.unsafe or source.present:
+    """Nothing at the path, and nothing in HEAD's full history: pinned, unpinned or malformed, the path is wrong."""
+    if source.unsafe or not source.absent or source.in_history:
         return False
-    if source.digest is None:
-        return source.absent and source.history.complete and not source.revisions
     pinned = source.pinned
-    return pinned is not None and pinned.kind == NOWHERE and not source.revisions
+    if pinned is None:  # no sha256, or a malformed one (schema/violation's): the path is judged all the same
+        return source.history.complete
+    return pinned.kind in (NOWHERE, UNREACHABLE)
+
+
+def off_head(source: Source) -> str:
+    """`` (the path, with its pinned bytes, is only on branch "x" …)`` when commits HEAD lacks hold it, else ""."""
+    from mechlint.provenance.reach import refs_holding
+
+    pinned = source.pinned
+    history = source.history
+    if pinned is not None and pinned.kind == UNREACHABLE and pinned.revision is not None:
+        commit = pinned.revision.commit
+        return (
+            f" (its pinned bytes are at this path only in commit {history.describe(commit)}, on "
+            f"{refs_holding(history, commit)}, which HEAD does not contain: merge it first)"
+        )
+    if source.revisions:
+        commit = source.revisions[0].commit
+        return (
+            f" (a file is at this path only in commits HEAD does not contain, as in {history.describe(commit)} on "
+            f"{refs_holding(history, commit)})"
+        )
+    return ""
 
 
 def did_you_mean(source: Source) -> str:
