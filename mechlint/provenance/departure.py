@@ -25,18 +25,23 @@ if TYPE_CHECKING:
 MAX_RENAMES = 8
 
 
+class Rename(Record):
+    """A commit that renamed the file, and the name (as a source path) it gave it."""
+
+    commit: str
+    to: str
+
+
 class Departure(Record):
     """How a source's path left the history of HEAD, as far as git can tell."""
 
     #: The commit (reachable from HEAD) that removed the path; ``None`` when HEAD still holds the file (it was
     #: deleted in the working tree, and that is not committed) or when git could not say.
     removed_in: str | None
-    #: The commits that renamed the file, in order (the first is ``removed_in``).
-    renamed_in: tuple[str, ...] = ()
+    #: The renames, in order (the first is in ``removed_in``).
+    renames: tuple[Rename, ...] = ()
     #: The path (as a source path) the renames led to, when HEAD holds a file there: the path to cite now.
     moved_to: str | None = None
-    #: The path the renames led to (as a source path) when that path was deleted later, in ``deleted_in``.
-    last_name: str | None = None
     #: The commit that deleted the file for good (after any renames); ``None`` when it is at ``moved_to``.
     deleted_in: str | None = None
     #: Whether the file at ``moved_to`` holds the pinned bytes at HEAD: then rewriting the path is the whole fix.
@@ -57,7 +62,7 @@ def departure(source: Source) -> Departure:
         removal = _removal(source, source.revisions, full)
         if removal is None:
             return Departure(None)
-        renamed: list[str] = []
+        renamed: list[Rename] = []
         path, commit = full, removal
         deleted: str | None = None
         for _ in range(MAX_RENAMES):
@@ -65,18 +70,20 @@ def departure(source: Source) -> Departure:
             if new is None:
                 deleted = commit  # no file went on from it: deleted for good
                 break
-            renamed.append(commit)
+            renamed.append(Rename(commit, source.shown(new)))
             path = new
             if path in tree:
                 return Departure(
                     removal, tuple(renamed), moved_to=source.shown(path), holds_pinned=_holds(source, tree[path])
                 )
-            later = _removal(source, source.lineage(path), path)
+            prefix = source.repository.prefix
+            if not path.startswith(prefix):
+                break  # moved out of the folder source paths are relative to: no source path names it
+            later = _removal(source, source.lineage(path[len(prefix) :]), path)
             if later is None:
                 break  # git cannot say what became of it
             commit = later
-        last = source.shown(path) if renamed else None
-        return Departure(removal, tuple(renamed), last_name=last, deleted_in=deleted)
+        return Departure(removal, tuple(renamed), deleted_in=deleted)
     except GitError:
         return Departure(None)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mechlint.provenance import paths as working_tree
-from mechlint.provenance.pinned import FAILED, HISTORY, NO_HISTORY
+from mechlint.provenance.pinned import FAILED, HISTORY, NO_HISTORY, UNREACHABLE
 from mechlint.provenance.repository import Repository, git_toplevel, refs_key
 from mechlint.provenance.source import DIGEST, Source
 from mechlint.records import Record
@@ -178,6 +178,12 @@ class Provenance:
             return Located("refused", detail=f"nothing is at {shown} and {source.history.unavailable().why}")
         if found.kind == FAILED:
             return Located("refused", detail=f"{shown}: {found.error}")
+        if found.kind == UNREACHABLE and found.revision is not None:
+            return Located(
+                "refused",
+                detail=f"nothing is at {shown}, and only commit {found.revision.commit[:12]}, which HEAD does not "
+                "contain, held the pinned bytes there (history is what HEAD reaches: merge it first)",
+            )
         if found.kind != HISTORY or found.revision is None or found.revision.blob is None:
             return Located(
                 "refused",

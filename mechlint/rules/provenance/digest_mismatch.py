@@ -1,8 +1,13 @@
 """Reports a source whose file is (or was) at the path, but whose pinned
-sha256 matches neither its current bytes nor any version of it in history
-(renames followed backwards; a name the path was renamed to later does not
-count). When another path holds the pinned bytes, the message names it, and
-the commit in which it held them when it no longer does. When line-ending conversion explains the
+sha256 matches neither its current bytes nor any version of it in history, the
+commits reachable from ``HEAD`` (renames followed backwards; a name the path
+was renamed to later does not count). Bytes that only commits ``HEAD`` does
+not contain held (an unmerged branch) are said to be there, with the branch,
+never a resolution. When another path holds the pinned bytes, the message
+names it, and the commit in which it held them when it no longer does; a
+gone file's message says which commit deleted it. A frozen copy is told what
+it must hold (a version of its original path, byte for byte), never to fix
+its path. When line-ending conversion explains the
 difference (the pinned digest is that of the file with LF or CRLF line
 endings), the message says so. A Git LFS pointer file matches by its
 ``oid sha256:`` line.
@@ -17,7 +22,16 @@ from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.provenance.pinned import NOWHERE, UNREACHABLE
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, elsewhere, line_endings, source_example, sources
+from mechlint.rules.provenance import (
+    CURRENT_POST,
+    EXAMPLE_REPOSITORY,
+    elsewhere,
+    frozen_copy_advice,
+    line_endings,
+    source_example,
+    sources,
+    unreachable,
+)
 from mechlint.rules.provenance.gone_source import fate
 from mechlint.views import quote
 
@@ -52,47 +66,41 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
         if pinned is None or pinned.kind not in (NOWHERE, UNREACHABLE):
             continue  # the bytes are found, or whether they are is unknown (provenance/history-unavailable)
         shown = quote(source.path, 200)
-        where = elsewhere(source)
-        off = f"; {off_head(source)}" if pinned.kind == UNREACHABLE else ""
+        found = [part for part in (unreachable(source), elsewhere(source)) if part]
         if source.present:
             yield META.finding(
                 pointer + "/sha256",
-                f"neither the current bytes of {shown} nor any version of it in the history of HEAD have the pinned "
-                f"sha256{off}{'; ' + where if where else ''}{line_endings(source)}; {_advice(source, where)}",
+                "; ".join(
+                    [
+                        f"neither the current bytes of {shown} nor any version of it in the history of HEAD have "
+                        f"the pinned sha256{line_endings(source)}",
+                        *found,
+                        _advice(source, bool(found)),
+                    ]
+                ),
             )
         elif source.in_history:  # a path HEAD's history never held is provenance/missing-source
-            gone = f"; {fate(source, source.departure)}" if source.original is None else ""
+            gone = [fate(source, source.departure)] if source.original is None else []
             yield META.finding(
                 pointer + "/sha256",
-                f"{shown} was in history, but no version of it has the pinned sha256{gone}{off}"
-                f"{'; ' + where if where else ''}; {_advice(source, where, present=False)}",
+                "; ".join(
+                    [
+                        f"{shown} was in history, but no version of it has the pinned sha256",
+                        *gone,
+                        *found,
+                        _advice(source, bool(found), present=False),
+                    ]
+                ),
             )
 
 
-def off_head(source: Source) -> str:
-    """``the pinned bytes are at this path in commit C, on branch "x", which HEAD does not contain``."""
-    from mechlint.provenance.reach import refs_holding
-
+def _advice(source: Source, elsewhere: bool, *, present: bool = True) -> str:
+    """What to do: for a frozen copy, what it must hold; on an unmerged branch, merge; else fix the path or pin."""
     pinned = source.pinned
-    if pinned is None or pinned.revision is None:
-        return ""
-    history = source.history
-    commit = pinned.revision.commit
-    at = "this path" if pinned.original is None else f"its original path {quote(pinned.original, 200)}"
-    return (
-        f"the pinned bytes are at {at} in commit {history.describe(commit)}, on {refs_holding(history, commit)}, "
-        "which HEAD does not contain (merge it, or pin what HEAD has after review)"
-    )
-
-
-def _advice(source: Source, where: str, *, present: bool = True) -> str:
-    """What to do: for a frozen copy, what it must hold; else fix the path, or pin the right bytes."""
     if source.original is not None:
-        original = quote(source.original, 200)
-        return (
-            f"a frozen copy must hold, byte for byte, what {original} held before the migration, and pin that: "
-            f"restore those bytes to the copy (git show COMMIT:{source.original}), never re-pin an edited copy"
-        )
+        return frozen_copy_advice(source)
+    if pinned is not None and pinned.kind == UNREACHABLE:
+        return "merge that branch first, or pin what HEAD has (mechlint pin) after review"
     if present:
-        return f"{'fix the path, or ' if where else ''}pin the right file (mechlint pin) after review"
+        return f"{'fix the path, or ' if elsewhere else ''}pin the right file (mechlint pin) after review"
     return "fix the digest or the path"

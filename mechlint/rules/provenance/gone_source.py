@@ -106,16 +106,15 @@ def fate(source: Source, gone: Departure) -> str:
     describe = source.history.describe
     if gone.removed_in is None:
         return "git could not say which commit removed it"
-    if not gone.renamed_in:
+    if not gone.renames:
         return f"commit {describe(gone.removed_in)} deleted it"
-    commits = [describe(commit) for commit in gone.renamed_in]
-    moves = f"commit {commits[0]} renamed it" if len(commits) == 1 else f"commits {', '.join(commits)} renamed it"
+    moves = ", then ".join(
+        f"commit {describe(rename.commit)} renamed {'it' if n == 0 else 'that'} to {quote(rename.to, 200)}"
+        for n, rename in enumerate(gone.renames)
+    )
     if gone.moved_to is not None:
         if gone.holds_pinned:
-            return f"{moves} to {quote(gone.moved_to, 200)}, which still holds the pinned bytes"
-        if source.pinned_well:
-            return f"{moves} to {quote(gone.moved_to, 200)}, which no longer holds the pinned bytes"
-        return f"{moves} to {quote(gone.moved_to, 200)}"
-    last = quote(gone.last_name or "", 200)
+            return f"{moves}, which still holds the pinned bytes"
+        return f"{moves}, which no longer holds the pinned bytes" if source.pinned_well else moves
     deleted = f", and commit {describe(gone.deleted_in)} deleted that" if gone.deleted_in else ""
-    return f"{moves} to {last}{deleted}"
+    return f"{moves}{deleted}"

@@ -1,9 +1,13 @@
 """Reports a source that does not match the working tree when the history
 needed to classify it is missing: a shallow clone, a partial clone, a folder
 that is no git repository, or a repository git refuses to read
-(``safe.directory``). The message says how to get the history (in GitHub
-Actions: ``actions/checkout`` with ``fetch-depth: 0``). mechlint never fetches
-anything itself.
+(``safe.directory``). The message names the verdicts it could not judge
+(``provenance/stale-source`` or ``provenance/digest-mismatch`` for a changed
+file; ``provenance/missing-source``, ``provenance/gone-source`` or
+``provenance/digest-mismatch`` for a gone one) and how to get the history: in
+a shallow or partial clone, fetch it (in GitHub Actions: ``actions/checkout``
+with ``fetch-depth: 0``); outside any git repository, provenance needs one
+(run mechlint in a clone). mechlint never fetches anything itself.
 
 Those are documented setups, so the finding is a warning there. When the
 repository should have answered and could not (a missing or corrupt object,
