@@ -256,3 +256,16 @@ def test_a_gone_frozen_copy_with_bytes_of_another_file_is_not_told_to_cite_that_
     for _, _, message in found:
         assert "fix the path" not in message and "did you mean" not in message
         assert 'a frozen copy must hold, byte for byte, a version its original path "content/fig.svg" had' in message
+
+
+def test_an_unpinned_source_deleted_within_a_shallow_clone_is_gone_not_unknown(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "start", {"README.md": "blog\n"})
+    commit(repo, "article", {"content/post.md": ARTICLE})
+    commit(repo, "remove", {"content/post.md": None})
+    mechanism(repo, [{"path": "content/post.md"}])
+    git(repo, "add", "-A")
+    commit(repo, "mechanism")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "3", repo.as_uri(), str(clone))
+    assert (clone / ".git" / "shallow").is_file()
+    assert ids(run(clone)) == [("provenance/unpinned-source", "/sources/0"), GONE]

@@ -133,7 +133,7 @@ def _unknowns(source: Source) -> Iterator[_Unknown]:
     """What could not be checked for want of history, each with the least level to report it at."""
     shown = quote(source.path, 200)
     gone = GONE_FROZEN if source.original is not None else GONE
-    if not source.pinned_well and source.absent and not source.history.complete:
+    if not source.pinned_well and source.absent and not source.history.complete and not source.in_history:
         yield _unavailable(source, f"nothing is at {shown} in the working tree", gone[:2])
     pinned = source.pinned
     if pinned is not None and pinned.kind == SUBMODULE:
