@@ -34,6 +34,7 @@ from mechlint.provenance.pinned import (
     WORKING_TREE,
     Pinned,
 )
+from mechlint.records import Record
 
 if TYPE_CHECKING:
     from mechlint.provenance.departure import Departure
@@ -45,6 +46,15 @@ if TYPE_CHECKING:
     from mechlint.provenance.whereabouts import Holder
 
 DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
+class Held(Record):
+    """Which revision of a path holds the pinned bytes: one of history, or else one only other refs reach."""
+
+    #: The newest that brought them, in a commit reachable from HEAD (history).
+    reached: Revision | None = None
+    #: When no commit of history did: the newest in a commit HEAD does not contain (said, never a resolution).
+    stray: Revision | None = None
 
 
 class Source:
@@ -60,9 +70,8 @@ class Source:
         self.original = original
         self._blob_id = blob_id
         self._lineages: dict[str, list[Revision]] = {}
-        #: For each path looked up (this one, its original): the revision of history (reachable from HEAD) that
-        #: holds the pinned bytes, and the one of a commit HEAD does not contain (said, never a resolution).
-        self._hits: dict[str, tuple[Revision | None, Revision | None]] = {}
+        #: Where the pinned bytes are, for each path looked up (this one, its original).
+        self._hits: dict[str, Held] = {}
 
     # -- the path and the working tree ------------------------------------------------------
 
@@ -147,20 +156,22 @@ class Source:
         history = self.history
         if not history.exists:
             return Pinned(NO_HISTORY)
+        original = self.original
         try:
-            found: list[tuple[tuple[Revision | None, Revision | None], str | None]] = [(self._hit(self.path), None)]
-            if found[0][0][0] is None and not self.present and self.original is not None:
-                found.append((self._hit(self.original), self.original))
+            own = self._hit(self.path)
+            theirs = Held() if own.reached or self.present or original is None else self._hit(original)
         except GitError as error:
             return Pinned(FAILED, error=error)
-        for (hit, _), original in found:
-            if hit is not None:
-                return Pinned(HISTORY, hit, original)
+        if own.reached is not None:
+            return Pinned(HISTORY, own.reached)
+        if theirs.reached is not None:
+            return Pinned(HISTORY, theirs.reached, original)
         if not history.complete:
             return Pinned(BEYOND_CLONE)
-        for (_, stray), original in found:
-            if stray is not None:
-                return Pinned(UNREACHABLE, stray, original)
+        if own.stray is not None:
+            return Pinned(UNREACHABLE, own.stray)
+        if theirs.stray is not None:
+            return Pinned(UNREACHABLE, theirs.stray, original)
         return Pinned(NOWHERE)
 
     @cached_property
@@ -177,16 +188,16 @@ class Source:
         if not history.exists:
             return Pinned(NO_HISTORY, original=original)
         try:
-            hit, stray = self._hit(original)
+            held = self._hit(original)
         except GitError as error:
             return Pinned(FAILED, original=original, error=error)
-        if hit is not None:
-            return Pinned(HISTORY, hit, original)
+        if held.reached is not None:
+            return Pinned(HISTORY, held.reached, original)
         if self._original_holds_them_now(original):
             return Pinned(WORKING_TREE, original=original)
         if not history.complete:
             return Pinned(BEYOND_CLONE, original=original)
-        return Pinned(NOWHERE, original=original) if stray is None else Pinned(UNREACHABLE, stray, original)
+        return Pinned(NOWHERE, original=original) if held.stray is None else Pinned(UNREACHABLE, held.stray, original)
 
     def _original_holds_them_now(self, original: str) -> bool:
         """Whether the original path holds the pinned bytes in the working tree (not committed yet)."""
@@ -241,21 +252,20 @@ class Source:
 
         return departure(self)
 
-    def _hit(self, path: str) -> tuple[Revision | None, Revision | None]:
-        """The revisions holding the pinned bytes at ``path`` (or a name it had before): reachable from HEAD, and
-        not; raises GitError."""
+    def _hit(self, path: str) -> Held:
+        """The revisions holding the pinned bytes at ``path`` (or a name it had before); raises GitError."""
         if path not in self._hits:
             self._hits[path] = self._pinned_revisions(self.lineage(path))
         return self._hits[path]
 
-    def _pinned_revisions(self, revisions: list[Revision]) -> tuple[Revision | None, Revision | None]:
+    def _pinned_revisions(self, revisions: list[Revision]) -> Held:
         """The newest revision that brought the pinned bytes to the path (a rename does not count) in a commit
-        reachable from HEAD, and the newest in a commit HEAD does not contain (when no reachable one does)."""
+        reachable from HEAD, or else the newest in a commit HEAD does not contain."""
         from mechlint.provenance.reach import from_head
 
         index = self.repository.index()
         if index is None:
-            return None, None
+            return Held()
         digest = self.digest or ""
         digests = index.digests(r.blob for r in revisions if r.blob)
         holding = [r for r in revisions if r.blob and digest in (digests.get(r.blob), index.cache.lfs_of(r.blob))]
@@ -263,9 +273,9 @@ class Source:
         for revision in sorted(holding, key=lambda r: r.previous == r.blob):
             if revision.blob and (revision.blob == self._working_blob or index.verified(revision.blob, digest)):
                 if from_head(self.history, revision.commit):
-                    return revision, None
+                    return Held(reached=revision)
                 stray = stray or revision
-        return None, stray
+        return Held(stray=stray)
 
     # -- for messages ---------------------------------------------------------------------
 
