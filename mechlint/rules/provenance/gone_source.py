@@ -1,8 +1,9 @@
 """Reports a source that is not a frozen copy and is gone from the working
-tree (``HEAD`` and the index do not hold it either), while its pinned bytes
-were at this path, or a name it had before a rename, in a commit reachable
-from ``HEAD``: the mechanism cites a file that readers following the citation
-will not find.
+tree, while its pinned bytes were at this path, or a name it had before a
+rename, in a commit reachable from ``HEAD``: the mechanism cites a file that
+readers following the citation will not find. Usually ``HEAD`` and the index
+no longer hold it either; a deletion that is not committed yet (``HEAD`` still
+holds the file) is reported too, and said to be one.
 
 The message says where the file went. When git's rename detection finds that
 the commit that removed it moved it to another path (followed through later
@@ -10,8 +11,7 @@ renames to the name ``HEAD`` holds), it names that path and the commit, says
 whether the file there still holds the pinned bytes, and offers the new path
 as the fix (then ``mechlint pin`` after review, when the bytes changed). When
 the file was deleted, it names the commit that deleted it, and the commit
-that holds the pinned bytes (``git show COMMIT:PATH``). A deletion that is
-not committed yet is said to be one.
+that holds the pinned bytes (``git show COMMIT:PATH``).
 
 A source with no ``sha256``, or a malformed one, whose path was in history
 and is gone is reported too: one mistake never hides another.
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 META = RuleMeta(
     id="provenance/gone-source",
     level=Level.WARNING,
-    summary="The source is gone from the working tree (and from HEAD); readers following the citation find nothing.",
+    summary="The source is gone from the working tree; readers following the citation find nothing.",
     why=(
         "A mechanism cites its source so that a reader can check it. A file that was deleted or renamed after it "
         "was pinned leaves the citation pointing at nothing: cite the file where it lives now, restore it, or "
