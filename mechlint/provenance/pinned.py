@@ -40,3 +40,11 @@ class Pinned(Record):
     error: GitError | None = None
     #: For :data:`SUBMODULE`: the folder of the nested repository.
     folder: str = ""
+
+
+class Held(Record):
+    """The newest revision of a path that brought the pinned bytes in a commit of history (reachable from HEAD),
+    or else the newest in a commit HEAD does not contain (a stray: said, never a resolution)."""
+
+    reached: Revision | None = None
+    stray: Revision | None = None

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mechlint.provenance.errors import GitError
 from mechlint.views import quote
 
 if TYPE_CHECKING:
     from mechlint.provenance.git import History
+    from mechlint.provenance.log import Revision
     from mechlint.provenance.nohistory import NoHistory
 
 #: How a ref is named in messages: its kind and its short name.
@@ -33,6 +35,15 @@ def from_head(history: History | NoHistory, commit: str) -> bool:
     if commit == head or not history.unmerged_refs():
         return True
     return history.is_ancestor(commit, head)
+
+
+def any_reached(history: History | NoHistory, revisions: list[Revision]) -> bool:
+    """Whether one of ``revisions`` is in a commit of history; when git cannot say, whether there are any (a path
+    that was in some history is never called missing on a guess)."""
+    try:
+        return any(from_head(history, revision.commit) for revision in revisions)
+    except GitError:
+        return bool(revisions)
 
 
 def refs_holding(history: History | NoHistory, commit: str) -> str:

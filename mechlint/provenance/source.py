@@ -32,9 +32,9 @@ from mechlint.provenance.pinned import (
     SUBMODULE,
     UNREACHABLE,
     WORKING_TREE,
+    Held,
     Pinned,
 )
-from mechlint.records import Record
 
 if TYPE_CHECKING:
     from mechlint.provenance.departure import Departure
@@ -46,15 +46,6 @@ if TYPE_CHECKING:
     from mechlint.provenance.whereabouts import Holder
 
 DIGEST = re.compile(r"[0-9a-f]{64}")
-
-
-class Held(Record):
-    """Which revision of a path holds the pinned bytes: one of history, or else one only other refs reach."""
-
-    #: The newest that brought them, in a commit reachable from HEAD (history).
-    reached: Revision | None = None
-    #: When no commit of history did: the newest in a commit HEAD does not contain (said, never a resolution).
-    stray: Revision | None = None
 
 
 class Source:
@@ -238,12 +229,9 @@ class Source:
     @cached_property
     def in_history(self) -> bool:
         """Whether some commit reachable from HEAD held a file at this path (or a name it had before a rename)."""
-        from mechlint.provenance.reach import from_head
+        from mechlint.provenance.reach import any_reached
 
-        try:
-            return any(from_head(self.history, revision.commit) for revision in self.revisions)
-        except GitError:
-            return bool(self.revisions)  # git could not say: the path was in some history, never a false "missing"
+        return any_reached(self.history, self.revisions)
 
     @cached_property
     def departure(self) -> Departure:
