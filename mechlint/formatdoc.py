@@ -62,6 +62,7 @@ RULES_BY_KEY: dict[tuple[str, str], tuple[str, ...]] = {
         "provenance/unsafe-path",
         "provenance/missing-source",
         "provenance/frozen-resolved",
+        "provenance/gone-source",
         "provenance/frozen-copy-mismatch",
         "provenance/history-unavailable",
     ),

@@ -251,7 +251,7 @@ def test_concurrent_runs_share_the_cache(tmp_path: Path) -> None:
     ]
     outputs = [run.communicate(timeout=120) for run in runs]
     rules = [[r["rule"] for r in json.loads(out)["results"]] for out, _ in outputs]
-    assert rules == [["provenance/frozen-resolved"]] * 4, [err for _, err in outputs]
+    assert rules == [["provenance/gone-source"]] * 4, [err for _, err in outputs]
 
 
 # -- rule files --------------------------------------------------------------------

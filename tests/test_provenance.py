@@ -92,13 +92,13 @@ def test_uncommitted_change_is_stale(repo: Path) -> None:
     assert rule == "provenance/stale-source" and "not committed" in message
 
 
-def test_deleted_source_is_frozen_resolved_with_its_commit(repo: Path) -> None:
+def test_deleted_source_is_gone_with_its_commits(repo: Path) -> None:
     first = commit(repo, "first", {"old.svg": "<svg/>\n"})
-    commit(repo, "delete", {"old.svg": None})
+    deleted = commit(repo, "delete", {"old.svg": None})
     mechanism(repo, [{"path": "old.svg", "sha256": sha("<svg/>\n")}])
     [(rule, pointer, message)] = run(repo)
-    assert (rule, pointer) == ("provenance/frozen-resolved", "/sources/0/path")
-    assert first[:12] in message
+    assert (rule, pointer) == ("provenance/gone-source", "/sources/0/path")  # not a frozen copy: a warning (issue 26)
+    assert f"commit {deleted[:12]}" in message and "deleted it" in message and first[:12] in message
 
 
 def test_never_held_bytes_are_a_digest_mismatch(repo: Path) -> None:
@@ -143,7 +143,7 @@ def test_rename_inside_a_merge_is_followed(repo: Path) -> None:
     assert ids(run(repo)) == [("provenance/stale-source", "/sources/0/sha256")]
 
 
-def test_bytes_only_on_a_side_branch_or_tag_are_found(repo: Path) -> None:
+def test_bytes_only_on_a_side_branch_or_tag_are_found_never_a_resolution(repo: Path) -> None:
     commit(repo, "first", {"post.md": "v1\n"})
     git(repo, "checkout", "-q", "-b", "side")
     side = commit(repo, "side", {"draft.md": "draft\n"})
@@ -152,7 +152,8 @@ def test_bytes_only_on_a_side_branch_or_tag_are_found(repo: Path) -> None:
     git(repo, "branch", "-q", "-D", "side")
     mechanism(repo, [{"path": "draft.md", "sha256": sha("draft\n")}])
     [(rule, _, message)] = run(repo)
-    assert rule == "provenance/frozen-resolved" and side[:12] in message
+    # history is what HEAD reaches: the bytes are said to be on the tag, and the path is missing from HEAD's
+    assert rule == "provenance/missing-source" and side[:12] in message and 'tag "kept"' in message
 
 
 def test_frozen_copy_claim(repo: Path) -> None:
@@ -230,7 +231,7 @@ def test_lfs_pointer_matches_by_its_oid(repo: Path) -> None:
     mechanism(repo, [{"path": "big.bin", "sha256": oid}])
     assert run(repo) == []
     commit(repo, "gone", {"big.bin": None})
-    assert ids(run(repo)) == [("provenance/frozen-resolved", "/sources/0/path")]
+    assert ids(run(repo)) == [("provenance/gone-source", "/sources/0/path")]
 
 
 def test_hostile_working_tree_entries_are_unsafe_and_never_opened(repo: Path, tmp_path: Path) -> None:
@@ -313,7 +314,7 @@ def test_cache_is_used_rebuilt_when_corrupt_and_optional(repo: Path) -> None:
     commit(repo, "first", {"a.md": "a\n", "b.md": "b\n"})
     commit(repo, "second", {"a.md": None})
     mechanism(repo, [{"path": "a.md", "sha256": sha("a\n")}, {"path": "moved.md", "sha256": sha("a\n")}])
-    expected = [("provenance/frozen-resolved", "/sources/0/path"), ("provenance/missing-source", "/sources/1/path")]
+    expected = [("provenance/gone-source", "/sources/0/path"), ("provenance/missing-source", "/sources/1/path")]
     assert ids(run(repo)) == expected
     cache = repo / ".git" / "mechlint" / "blobs.sqlite3"
     assert cache.is_file()
@@ -361,7 +362,7 @@ def test_parallel_indexing_gives_the_same_answer(repo: Path, monkeypatch: pytest
     commit(repo, "first", {f"f{i}.md": f"file {i}\n" for i in range(30)})
     commit(repo, "second", {"f7.md": None})
     mechanism(repo, [{"path": "f7.md", "sha256": sha("file 7\n")}, {"path": "x.md", "sha256": sha("never\n")}])
-    expected = [("provenance/frozen-resolved", "/sources/0/path"), ("provenance/missing-source", "/sources/1/path")]
+    expected = [("provenance/gone-source", "/sources/0/path"), ("provenance/missing-source", "/sources/1/path")]
     assert ids(run(repo)) == expected
     (repo / ".git" / "mechlint" / "blobs.sqlite3").unlink()
     monkeypatch.setattr(index, "PARALLEL_FROM", 1)
@@ -390,7 +391,8 @@ def test_history_answers_are_kept_between_runs_while_the_refs_stay(repo: Path, m
     commit(repo, "third", {"post.md": "v3\n"})
     git(repo, "checkout", "-q", "main")  # new refs: the kept answers no longer apply
     asked.clear()
-    assert ids(run(repo)) == [("provenance/stale-source", "/sources/0/sha256")]
+    [(rule, _, message)] = run(repo)  # bytes on an unmerged branch are said to be there, never a resolution
+    assert rule == "provenance/digest-mismatch" and 'branch "side"' in message
     assert [args for args in asked if args[0] == "log"]
 
 

@@ -47,12 +47,13 @@ def _repository(folder: Path) -> Path:
 CITED = [
     {"path": "content/post.md", "sha256": sha(POST_V2)},  # fine
     {"path": "content/post.md", "sha256": sha(POST_V1)},  # stale-source
-    {"path": "content/old.svg", "sha256": sha(OLD)},  # frozen-resolved
+    {"path": "content/old.svg", "sha256": sha(OLD)},  # gone-source
     {"path": "content/psot.md", "sha256": sha(POST_V2)},  # missing-source
     {"path": "content/post.md", "sha256": "0" * 64},  # digest-mismatch
     {"path": "content/post.md"},  # unpinned-source
     {"path": "../out.md", "sha256": sha(OLD)},  # unsafe-path
     {"path": "research/m/before/content/post.md", "sha256": sha("an edited copy\n")},  # frozen-copy-mismatch
+    {"path": "research/m/before/content/old.svg", "sha256": sha(OLD)},  # frozen-resolved
 ]
 
 
@@ -67,7 +68,7 @@ def _document(repo: Path, services: RunServices) -> tuple[Document, RuleContext]
     return document, RuleContext(services=services)
 
 
-def test_the_facts_are_computed_once_per_document_though_eight_rules_read_them(
+def test_the_facts_are_computed_once_per_document_though_nine_rules_read_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = _repository(tmp_path / "blog")
@@ -90,11 +91,11 @@ def test_the_facts_are_computed_once_per_document_though_eight_rules_read_them(
     try:
         document, context = _document(repo, services)
         rules = _provenance_rules()
-        assert len(rules) == 8
+        assert len(rules) == 9
         found = {finding.rule_id for rule in rules for finding in rule.check(document, context)}
         assert found == {rule.meta.id for rule in rules} - {"provenance/history-unavailable"}
         assert listed == [document.location], "the sources and their facts are listed once for the document"
-        # each path's working-tree state is read once, though eight rules and the result cache's key look at it,
+        # each path's working-tree state is read once, though nine rules and the result cache's key look at it,
         # several sources name it, and the frozen copy's original is looked at to see whether it holds its bytes now
         expected = Counter({source["path"] for source in CITED if source["path"] != "../out.md"})
         assert hashed == expected
@@ -136,9 +137,10 @@ def test_a_new_provenance_rule_reads_the_facts_without_touching_the_classifier(
         for rule in _provenance_rules():
             list(rule.check(document, context))
         assert [(f.pointer, f.message) for f in check(document, context)] == [
-            ("/sources/2/path", "content/old.svg is only in history")
+            ("/sources/2/path", "content/old.svg is only in history"),
+            ("/sources/8/path", "research/m/before/content/old.svg is only in history"),
         ]
-        assert len(listed) == 1, "the new rule read the facts the eight rules had already computed"
+        assert len(listed) == 1, "the new rule read the facts the nine rules had already computed"
     finally:
         services.close()
 
@@ -192,7 +194,7 @@ def test_locate_finds_the_pinned_bytes_where_the_classification_does(tmp_path: P
         write(clone, "research/m/before/content/post.md", "an edited copy\n")
         repo = clone
     location = repo / "content" / "mechanisms" / "m.json"
-    data = {"sources": [*CITED, {"path": "research/m/before/content/old.svg", "sha256": sha(OLD)}]}
+    data = {"sources": CITED}
     provenance = Provenance(repo)
     try:
         for _, source in provenance.sources(data, location):
@@ -216,14 +218,15 @@ def test_locate_finds_the_pinned_bytes_where_the_classification_does(tmp_path: P
 
 
 def test_each_rule_reports_its_own_case(tmp_path: Path) -> None:
-    """The findings of the eight rules on the cases above, through the whole engine."""
+    """The findings of the nine rules on the cases above, through the whole engine."""
     repo = _repository(tmp_path / "blog")
     mechanism(repo, CITED)
     found = sorted((rule, pointer) for rule, pointer, _ in run(repo))
     assert found == [
         ("provenance/digest-mismatch", "/sources/4/sha256"),
         ("provenance/frozen-copy-mismatch", "/sources/7/path"),
-        ("provenance/frozen-resolved", "/sources/2/path"),
+        ("provenance/frozen-resolved", "/sources/8/path"),
+        ("provenance/gone-source", "/sources/2/path"),
         ("provenance/missing-source", "/sources/3/path"),
         ("provenance/stale-source", "/sources/1/sha256"),
         ("provenance/unpinned-source", "/sources/5"),

@@ -39,6 +39,7 @@ REQUIRED_IDS = {
     "provenance/digest-mismatch",
     "provenance/stale-source",
     "provenance/frozen-resolved",
+    "provenance/gone-source",
     "provenance/frozen-copy-mismatch",
     "provenance/unpinned-source",
     "provenance/history-unavailable",

@@ -410,6 +410,37 @@ class History:
         )
         return output.decode("ascii", "replace").strip() == commit
 
+    def changes(self, commit: str) -> list[Revision]:
+        """What ``commit`` (checked to be hexadecimal) changed against its first parent, renames detected."""
+        if not is_hex(commit):
+            return []
+        output = self._ask(
+            "changes\0" + commit,
+            (
+                "log", "-1", "--diff-merges=first-parent", "--raw", "--no-abbrev", "-z", "-M", "--no-textconv",
+                "--no-ext-diff", "--no-color", "--format=%x01%H %ct", commit, "--",
+            ),
+            per_refs=False,
+        )  # fmt: skip
+        return parse_log(output)
+
+    def unmerged_refs(self) -> list[str]:
+        """The refs (the stash left out) whose commits HEAD does not contain; every ref without a HEAD."""
+        head = self.state().head
+        merged = () if head is None else (f"--no-merged={head}",)
+        return self._ref_names(("for-each-ref", *merged, "--format=%(refname)"))
+
+    def refs_containing(self, commit: str) -> list[str]:
+        """The refs (the stash left out) whose history holds ``commit`` (checked to be hexadecimal)."""
+        if not is_hex(commit):
+            return []
+        return self._ref_names(("for-each-ref", f"--contains={commit}", "--format=%(refname)"))
+
+    def _ref_names(self, args: tuple[str, ...]) -> list[str]:
+        output = self._ask("\0".join(("refs-of", *args[1:])), args, check=False)
+        names = output.decode("utf-8", "replace").splitlines()
+        return [name for name in names if name and name != "refs/stash"]
+
     def reachable_objects(self) -> list[str]:
         output = self.git.run(
             "rev-list", "--objects", *ALL_REFS, "--no-object-names", "--filter=object:type=blob",

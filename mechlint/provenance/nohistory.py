@@ -75,6 +75,15 @@ class NoHistory:
     def is_ancestor(self, commit: str, descendant: str) -> bool:
         return False
 
+    def changes(self, commit: str) -> list[Revision]:
+        return []
+
+    def unmerged_refs(self) -> list[str]:
+        return []
+
+    def refs_containing(self, commit: str) -> list[str]:
+        return []
+
     def describe(self, commit: str) -> str:
         return commit[:12]
 

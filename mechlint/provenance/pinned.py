@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 WORKING_TREE = "working-tree"  # the file at the path holds them (for a claim: the original file does)
 HISTORY = "history"  # a commit held them at this path, a name it had before a rename, or the original path
 NOWHERE = "nowhere"  # no commit of the full history held them there
+UNREACHABLE = "unreachable"  # only commits HEAD does not contain held them there (an unmerged branch): no resolution
 BEYOND_CLONE = "beyond-clone"  # not in the history this clone has (a shallow or partial clone)
 NO_HISTORY = "no-history"  # no history to look in: not a repository, or one git cannot or may not read
 FAILED = "failed"  # git failed while looking (``Pinned.error`` says how)
@@ -29,12 +30,21 @@ class Pinned(Record):
     """Where the pinned bytes of a source are, or why that is unknown."""
 
     kind: str
-    #: For :data:`HISTORY`: the newest revision that brought the pinned bytes to the path that held them.
+    #: For :data:`HISTORY`: the newest revision that brought the pinned bytes to the path that held them; for
+    #: :data:`UNREACHABLE`, the same among the commits HEAD does not contain.
     revision: Revision | None = None
-    #: For :data:`HISTORY` and a claim's :data:`WORKING_TREE`: the frozen copy's original path, when that
-    #: (not the source's own path) holds them.
+    #: For :data:`HISTORY`, :data:`UNREACHABLE` and a claim's :data:`WORKING_TREE`: the frozen copy's original
+    #: path, when that (not the source's own path) holds them.
     original: str | None = None
     #: For :data:`FAILED`: what git said.
     error: GitError | None = None
     #: For :data:`SUBMODULE`: the folder of the nested repository.
     folder: str = ""
+
+
+class Held(Record):
+    """The newest revision of a path that brought the pinned bytes in a commit of history (reachable from HEAD),
+    or else the newest in a commit HEAD does not contain (a stray: said, never a resolution)."""
+
+    reached: Revision | None = None
+    stray: Revision | None = None

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from mechlint.provenance import paths as working_tree
-from mechlint.provenance.pinned import FAILED, HISTORY, NO_HISTORY
+from mechlint.provenance.pinned import FAILED, HISTORY, NO_HISTORY, UNREACHABLE
 from mechlint.provenance.repository import Repository, git_toplevel, refs_key
-from mechlint.provenance.source import Source
+from mechlint.provenance.source import DIGEST, Source
 from mechlint.records import Record
 from mechlint.views import as_object, items, quote
 
@@ -29,7 +29,7 @@ __all__ = ["CLASSIFICATION", "DEFAULT_FROZEN", "Located", "Provenance", "Sourced
 DEFAULT_FROZEN = "research/*/before/**"
 #: The version of the classification: part of the key of every cached result, so a changed classifier never
 #: serves a result the old one gave.
-CLASSIFICATION = "2: lineage, holders"
+CLASSIFICATION = "3: history is what HEAD reaches; gone sources; a pin in upper case is read"
 
 
 class Sourced(Record):
@@ -57,6 +57,15 @@ class Located(Record):
     #: For ``history``: the path (relative to the sources' folder) that held the bytes in ``commit``,
     #: when it is not the source's path (a name before a rename, a frozen copy's original path).
     at: str = ""
+
+
+def pin_of(value: object) -> str | None:
+    """The pinned sha256 as the facts read it: a digest in upper or mixed case is read in lower case (the case
+    is ``schema/violation``'s finding, and must not hide what the digest says); any other string as written."""
+    if not isinstance(value, str):
+        return None
+    lowered = value.lower()
+    return lowered if DIGEST.fullmatch(lowered) else value
 
 
 def _simple_glob(text: str) -> str:
@@ -117,8 +126,7 @@ class Provenance:
         for _, source, pointer in items((as_object(data) or {}).get("sources"), "/sources"):
             if not isinstance(source, dict) or not isinstance(source.get("path"), str):
                 continue
-            digest = source.get("sha256")
-            key = (source["path"], digest if isinstance(digest, str) else None)
+            key = (source["path"], pin_of(source.get("sha256")))
             if key not in repository.sources:
                 repository.sources[key] = Source(repository, key[0], key[1], self.frozen_original(key[0]))
             found.append(Sourced(pointer, repository.sources[key]))
@@ -170,6 +178,12 @@ class Provenance:
             return Located("refused", detail=f"nothing is at {shown} and {source.history.unavailable().why}")
         if found.kind == FAILED:
             return Located("refused", detail=f"{shown}: {found.error}")
+        if found.kind == UNREACHABLE and found.revision is not None:
+            return Located(
+                "refused",
+                detail=f"nothing is at {shown}, and only commit {found.revision.commit[:12]}, which HEAD does not "
+                "contain, held the pinned bytes there (history is what HEAD reaches: merge it first)",
+            )
         if found.kind != HISTORY or found.revision is None or found.revision.blob is None:
             return Located(
                 "refused",

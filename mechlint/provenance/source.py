@@ -30,11 +30,14 @@ from mechlint.provenance.pinned import (
     NO_HISTORY,
     NOWHERE,
     SUBMODULE,
+    UNREACHABLE,
     WORKING_TREE,
+    Held,
     Pinned,
 )
 
 if TYPE_CHECKING:
+    from mechlint.provenance.departure import Departure
     from mechlint.provenance.git import History
     from mechlint.provenance.log import Revision
     from mechlint.provenance.nohistory import NoHistory
@@ -58,8 +61,8 @@ class Source:
         self.original = original
         self._blob_id = blob_id
         self._lineages: dict[str, list[Revision]] = {}
-        #: The revision that holds the pinned bytes, for each path looked up (this one, its original).
-        self._hits: dict[str, Revision | None] = {}
+        #: Where the pinned bytes are, for each path looked up (this one, its original).
+        self._hits: dict[str, Held] = {}
 
     # -- the path and the working tree ------------------------------------------------------
 
@@ -91,9 +94,14 @@ class Source:
         return self.state is not None and self.state.kind == "absent"
 
     @property
+    def pinned_well(self) -> bool:
+        """Whether the sha256 is well-formed (a malformed one is ``schema/violation``'s; the path is still judged)."""
+        return self.digest is not None and DIGEST.fullmatch(self.digest) is not None
+
+    @property
     def checkable(self) -> bool:
-        """A safe path with a well-formed sha256 (a malformed one is ``schema/violation``'s)."""
-        return not self.unsafe and self.digest is not None and DIGEST.fullmatch(self.digest) is not None
+        """A safe path with a well-formed sha256: where its pinned bytes are can be asked."""
+        return not self.unsafe and self.pinned_well
 
     @property
     def in_working_tree(self) -> bool:
@@ -137,16 +145,23 @@ class Source:
         history = self.history
         if not history.exists:
             return Pinned(NO_HISTORY)
-        original = None
+        original = self.original
         try:
-            hit = self._hit(self.path)
-            if hit is None and not self.present and self.original is not None:
-                hit, original = self._hit(self.original), self.original
+            own = self._hit(self.path)
+            theirs = Held() if own.reached or self.present or original is None else self._hit(original)
         except GitError as error:
             return Pinned(FAILED, error=error)
-        if hit is not None:
-            return Pinned(HISTORY, hit, original)
-        return Pinned(NOWHERE if history.complete else BEYOND_CLONE)
+        if own.reached is not None:
+            return Pinned(HISTORY, own.reached)
+        if theirs.reached is not None:
+            return Pinned(HISTORY, theirs.reached, original)
+        if not history.complete:
+            return Pinned(BEYOND_CLONE)
+        if own.stray is not None:
+            return Pinned(UNREACHABLE, own.stray)
+        if theirs.stray is not None:
+            return Pinned(UNREACHABLE, theirs.stray, original)
+        return Pinned(NOWHERE)
 
     @cached_property
     def claim(self) -> Pinned | None:
@@ -162,14 +177,16 @@ class Source:
         if not history.exists:
             return Pinned(NO_HISTORY, original=original)
         try:
-            hit = self._hit(original)
+            held = self._hit(original)
         except GitError as error:
             return Pinned(FAILED, original=original, error=error)
-        if hit is not None:
-            return Pinned(HISTORY, hit, original)
+        if held.reached is not None:
+            return Pinned(HISTORY, held.reached, original)
         if self._original_holds_them_now(original):
             return Pinned(WORKING_TREE, original=original)
-        return Pinned(NOWHERE if history.complete else BEYOND_CLONE, original=original)
+        if not history.complete:
+            return Pinned(BEYOND_CLONE, original=original)
+        return Pinned(NOWHERE, original=original) if held.stray is None else Pinned(UNREACHABLE, held.stray, original)
 
     def _original_holds_them_now(self, original: str) -> bool:
         """Whether the original path holds the pinned bytes in the working tree (not committed yet)."""
@@ -201,30 +218,50 @@ class Source:
 
     @cached_property
     def revisions(self) -> list[Revision]:
-        """The revisions of this path, renames followed (none when git cannot say)."""
+        """The revisions of this path on any ref, renames followed (none when git cannot say)."""
         try:
             return self.lineage(self.path)
         except GitError:
             return []
 
-    def _hit(self, path: str) -> Revision | None:
-        """The revision that holds the pinned bytes at ``path`` or at a name it had before; raises GitError."""
+    @cached_property
+    def in_history(self) -> bool:
+        """Whether some commit reachable from HEAD held a file at this path (or a name it had before a rename)."""
+        from mechlint.provenance.reach import any_reached
+
+        return any_reached(self.history, self.revisions)
+
+    @cached_property
+    def departure(self) -> Departure:
+        """Where the file went, for a source gone from the working tree (see :mod:`.departure`)."""
+        from mechlint.provenance.departure import departure
+
+        return departure(self)
+
+    def _hit(self, path: str) -> Held:
+        """The revisions holding the pinned bytes at ``path`` (or a name it had before); raises GitError."""
         if path not in self._hits:
-            self._hits[path] = self._pinned_revision(self.lineage(path))
+            self._hits[path] = self._pinned_revisions(self.lineage(path))
         return self._hits[path]
 
-    def _pinned_revision(self, revisions: list[Revision]) -> Revision | None:
-        """The newest revision that brought the pinned bytes to the path (a rename does not count)."""
+    def _pinned_revisions(self, revisions: list[Revision]) -> Held:
+        """The newest revision that brought the pinned bytes to the path (a rename does not count) in a commit
+        reachable from HEAD, or else the newest in a commit HEAD does not contain."""
+        from mechlint.provenance.reach import from_head
+
         index = self.repository.index()
         if index is None:
-            return None
+            return Held()
         digest = self.digest or ""
         digests = index.digests(r.blob for r in revisions if r.blob)
         holding = [r for r in revisions if r.blob and digest in (digests.get(r.blob), index.cache.lfs_of(r.blob))]
+        stray = None
         for revision in sorted(holding, key=lambda r: r.previous == r.blob):
             if revision.blob and (revision.blob == self._working_blob or index.verified(revision.blob, digest)):
-                return revision
-        return None
+                if from_head(self.history, revision.commit):
+                    return Held(reached=revision)
+                stray = stray or revision
+        return Held(stray=stray)
 
     # -- for messages ---------------------------------------------------------------------
 

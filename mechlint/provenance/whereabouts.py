@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import os
 import stat
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -90,7 +91,7 @@ class Names:
         self.by_base: dict[str, list[str]] = {}
         self.by_folder: dict[str, list[str]] = {}
         for path in sorted(set(paths)):
-            self.folded.setdefault(path.casefold(), path)
+            self.folded.setdefault(_folded(path), path)
             folder, _, base = path.rpartition("/")
             self.by_base.setdefault(base, []).append(path)
             self.by_folder.setdefault(folder, []).append(path)
@@ -99,13 +100,13 @@ class Names:
         """The file the author of ``path`` most likely meant, or ``None`` when none is close.
 
         ``beside`` adds files not in the tree (the working tree next to the
-        path). A name that differs only in case wins; then a close file name
+        path). A name that differs only in case or Unicode normalization wins; then a close file name
         in the same folder; then the same file name in the folder closest to
         the path's; then a close file name in the deepest folder of the path
         that exists.
         """
         extra = Names(beside)
-        folded = path.casefold()
+        folded = _folded(path)
         for names in (self, extra):
             match = names.folded.get(folded)
             if match is not None and match != path:
@@ -157,8 +158,13 @@ def nearby_files(base: Path, path: str) -> list[str]:
     return sorted(names)
 
 
+def _folded(path: str) -> str:
+    """``path`` with case and Unicode normalization (NFC or NFD) folded away: names that look alike compare equal."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", path).casefold())
+
+
 def _likeness(path: str, other: str) -> float:
-    if other.casefold() == path.casefold():
+    if _folded(other) == _folded(path):
         return 2.0
     return difflib.SequenceMatcher(None, path, other).ratio()
 

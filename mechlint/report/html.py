@@ -51,6 +51,7 @@ _SOURCE_STATUS = {
     "provenance/stale-source": "stale",
     "provenance/frozen-copy-mismatch": "frozen copy mismatch",
     "provenance/frozen-resolved": "frozen",
+    "provenance/gone-source": "gone",
     "provenance/history-unavailable": "history unavailable",
     "provenance/unpinned-source": "unpinned",
 }

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from mechlint.document import Document
 from mechlint.placeholder import placeholder_sources
+from mechlint.provenance.pinned import HISTORY, UNREACHABLE, WORKING_TREE
 from mechlint.rules import Example, RuleContext
 from mechlint.views import quote
 
@@ -91,7 +92,41 @@ def elsewhere(source: Source) -> str:
         return ""
     if best.commit is None:
         return f"those bytes are at {quote(best.path, 200)} now"
-    return f"those bytes were at {quote(best.path, 200)} in commit {source.history.describe(best.commit)}"
+    return f"those bytes were at {quote(best.path, 200)} in {in_commit(source, best.commit)}"
+
+
+def in_commit(source: Source, commit: str) -> str:
+    """``commit C`` or, when HEAD does not contain it, ``commit C, on branch "x", which HEAD does not contain``."""
+    from mechlint.provenance.reach import from_head, refs_holding
+
+    history = source.history
+    named = f"commit {history.describe(commit)}"
+    if from_head(history, commit):
+        return named
+    return f"{named}, on {refs_holding(history, commit)}, which HEAD does not contain"
+
+
+def frozen_copy_advice(source: Source) -> str:
+    """What a frozen copy must hold, and how to put it back: never "fix the path" (its path is its claim)."""
+    original = quote(source.original or "", 200)
+    must = f"a frozen copy must hold, byte for byte, a version its original path {original} had in a commit"
+    claim = source.claim
+    if claim is not None and claim.kind == HISTORY and claim.revision is not None:
+        spec = quote(f"{claim.revision.commit[:12]}:{claim.revision.path}", 200)
+        return f"{must}: the pinned one is git show {spec}; put those bytes back in the copy, never re-pin an edit"
+    if claim is not None and claim.kind == WORKING_TREE:
+        return f"{must}: the pinned one is the file at {original} now; copy it, and commit it"
+    history = f"git log -- {quote(source.original or '', 200)}"
+    return f"{must} ({history} lists them): copy the version the mechanism was made from, and pin that"
+
+
+def unreachable(source: Source) -> str:
+    """``the pinned bytes are at this path only in commit C, on branch "x", which HEAD does not contain``, or ""."""
+    pinned = source.pinned
+    if pinned is None or pinned.kind != UNREACHABLE or pinned.revision is None:
+        return ""
+    at = "this path" if pinned.original is None else f"its original path {quote(pinned.original, 200)}"
+    return f"the pinned bytes are at {at} only in {in_commit(source, pinned.revision.commit)}"
 
 
 def line_endings(source: Source) -> str:

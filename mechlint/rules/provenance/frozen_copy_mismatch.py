@@ -1,7 +1,10 @@
 """Reports a source under ``research/<name>/before/<original path>`` whose
-pinned bytes never existed at ``<original path>`` in any commit of any ref
-(renames followed backwards: a name the original path had before a rename
-counts, a name it was renamed to later does not). A copy whose original, not
+pinned bytes never existed at ``<original path>`` in any commit reachable from
+``HEAD`` (renames followed backwards: a name the original path had before a
+rename counts, a name it was renamed to later does not). Bytes only a commit
+``HEAD`` does not contain held there (an unmerged branch) are no resolution:
+the message says where they are. The message says what a frozen copy must
+hold: a version its original path had, byte for byte. A copy whose original, not
 committed yet, holds the same bytes in the working tree makes a true claim.
 When another path held
 those bytes, the message names it and the commit. The pattern is an option:
@@ -14,9 +17,17 @@ from collections.abc import Iterator
 
 from mechlint.document import Document
 from mechlint.model import Finding, Level
-from mechlint.provenance.pinned import NOWHERE
+from mechlint.provenance.pinned import NOWHERE, UNREACHABLE
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
-from mechlint.rules.provenance import EXAMPLE_REPOSITORY, OLD_SVG, elsewhere, source_example, sources
+from mechlint.rules.provenance import (
+    EXAMPLE_REPOSITORY,
+    OLD_SVG,
+    elsewhere,
+    frozen_copy_advice,
+    in_commit,
+    source_example,
+    sources,
+)
 from mechlint.views import quote
 
 META = RuleMeta(
@@ -57,13 +68,14 @@ META = RuleMeta(
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     for pointer, source in sources(document, context):
         claim = source.claim
-        if claim is None or claim.kind != NOWHERE or claim.original is None:
+        if claim is None or claim.kind not in (NOWHERE, UNREACHABLE) or claim.original is None:
             continue  # no frozen copy, a true claim, or one that cannot be checked (provenance/history-unavailable)
         original = quote(claim.original, 200)
-        where = elsewhere(source)
-        yield META.finding(
-            pointer + "/path",
+        parts = [
             f"{quote(source.path, 200)} is a frozen copy of {original}, but its pinned bytes never existed at "
-            f"{original} (or a name it had before a rename) in any commit{'; ' + where if where else ''}; "
-            "the copy is not the pre-migration file",
-        )
+            f"{original} (or a name it had before a rename) in any commit of HEAD's history"
+        ]
+        if claim.kind == UNREACHABLE and claim.revision is not None:
+            parts.append(f"they are there only in {in_commit(source, claim.revision.commit)}")
+        parts += [elsewhere(source), "the copy is not the pre-migration file", frozen_copy_advice(source)]
+        yield META.finding(pointer + "/path", "; ".join(part for part in parts if part))

@@ -1,9 +1,17 @@
-"""Reports, as a note, a source whose file is gone from the working tree but
-whose pinned bytes this path held in some commit of any ref (or a name the
-path had before a rename; for a frozen copy, also its original path). The
-message names that commit, and the path when it is not this one: ``git show
-COMMIT:PATH`` gives the pinned bytes. Bytes that only some other path held do
-not count: that is a mistyped path, ``provenance/missing-source``.
+"""Reports, as a note, a **frozen copy** (a path under
+``research/<name>/before/``, pattern configurable in
+``provenance/frozen-copy-mismatch``) whose file is gone from the working tree,
+while its pinned bytes were at its original path (or a name that path had
+before a rename), or at the copy's own path, in a commit reachable from
+``HEAD``. The message names that commit, and the path when it is not the
+copy's own: ``git show COMMIT:PATH`` gives the pinned bytes.
+
+A frozen copy may be deleted once the migration is done; any other source
+that is gone is ``provenance/gone-source``, a warning. Bytes that only some
+other path held do not count (a mistyped path is
+``provenance/missing-source``), nor do bytes that only commits ``HEAD`` does
+not contain held (an unmerged branch): the claim is then
+``provenance/frozen-copy-mismatch``, and the message says where they are.
 """
 
 from __future__ import annotations
@@ -25,9 +33,9 @@ if TYPE_CHECKING:
 META = RuleMeta(
     id="provenance/frozen-resolved",
     level=Level.NOTE,
-    summary="The source is gone from the working tree; its pinned bytes were found in history.",
+    summary="A frozen copy is gone from the working tree; its pinned bytes were found in history.",
     why=(
-        "Frozen sources may be deleted once a migration is done; the note records where the bytes still live,"
+        "Frozen copies may be deleted once a migration is done; the note records where the bytes still live,"
         " so a reviewer can find them."
     ),
     location="the source's `path`",
@@ -35,8 +43,14 @@ META = RuleMeta(
         Example(
             fires=True,
             where="/sources",
-            json=source_example("content/old.svg", OLD_SVG),
+            json=source_example("research/migration/before/content/old.svg", OLD_SVG),
             note=EXAMPLE_REPOSITORY,
+        ),
+        Example(
+            fires=False,
+            where="/sources",
+            json=source_example("content/old.svg", OLD_SVG),
+            note=EXAMPLE_REPOSITORY + " (not a frozen copy: provenance/gone-source)",
         ),
         CURRENT_POST,
     ),
@@ -47,7 +61,9 @@ META = RuleMeta(
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     for pointer, source in sources(document, context):
         pinned = source.pinned
-        if pinned is None or pinned.kind != HISTORY or pinned.revision is None or source.present:
+        if source.original is None or pinned is None or pinned.kind != HISTORY or pinned.revision is None:
+            continue  # not a frozen copy (a gone source is provenance/gone-source), or not resolved
+        if source.present:
             continue  # a file that is there with older bytes is provenance/stale-source
         yield META.finding(
             pointer + "/path",

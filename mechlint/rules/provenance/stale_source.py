@@ -1,5 +1,6 @@
 """Reports a source whose pinned bytes are an older version of the file at its
-path (found in the path's history, renames and merges included), while the
+path (found in the path's history reachable from ``HEAD``, renames and merges
+included; bytes only an unmerged branch held are ``provenance/digest-mismatch``), while the
 working tree holds other bytes. The message names the commit that holds the
 pinned bytes and the commit that changed them (the change HEAD has, not one
 made on another branch), or says that the change is not committed yet. When
