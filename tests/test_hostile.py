@@ -123,9 +123,8 @@ def test_a_file_changing_while_it_is_read(tmp_path: Path, monkeypatch: pytest.Mo
     assert result.rule_id == "mechlint/unreadable-file" and "changed while it was read" in result.message
 
 
+@pytest.mark.not_root
 def test_no_read_permission(tmp_path: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root can read anything")
     target = write(tmp_path, "mechanisms/m.json", CLEAN_TEXT)
     target.chmod(0)
     [result] = lint([target], Config(root=tmp_path), root=tmp_path).results
@@ -222,9 +221,8 @@ def test_corrupt_object_is_reported_not_raised(tmp_path: Path) -> None:
     assert found and all(rule.startswith("provenance/") for rule, _, _ in found)
 
 
+@pytest.mark.needs_root
 def test_safe_directory_refusal(tmp_path: Path) -> None:
-    if os.geteuid() != 0:
-        pytest.skip("needs root to give the repository to another user")
     repo = init(tmp_path / "repo")
     commit(repo, "first", {"a.md": "a\n"})
     for folder, _, files in os.walk(repo):
