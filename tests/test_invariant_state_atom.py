@@ -17,7 +17,7 @@ import pytest
 from mechlint import lint
 from mechlint.config import load_config
 from mechlint.invariants.formula import parse
-from mechlint.invariants.monitor import StepView, evaluate, step_view
+from mechlint.invariants.monitor import StepView, candidate_bindings, evaluate, step_view
 
 from .conftest import SEED
 
@@ -112,3 +112,55 @@ def test_invariants_over_state_hold_on_the_seed(tmp_path: Path) -> None:
     data = json.loads(SEED.read_text())
     data["scenarios"][0]["steps"][4]["state"]["stage"] = "Compute B’s new tail"
     assert _messages(tmp_path, data) == {}
+
+
+# -- the key atoms (active, path), and the monitor's limits ------------------------------------------------------
+
+
+def _lit(formula: str, lit: list[set[str]], binding: dict[str, str] | None = None) -> list[bool]:
+    steps = [StepView("t", "", frozenset(keys), frozenset()) for keys in lit]
+    root = parse(formula)
+    return evaluate(root, steps, binding or {})[id(root)]
+
+
+def test_active_matches_a_key_exactly_or_by_glob() -> None:
+    lit = [{"a0"}, {"a1", "b"}, {"b"}, set()]
+    assert _lit('active("a0")', lit) == [True, False, False, False]
+    assert _lit('active("a*")', lit) == [True, True, False, False]
+    assert _lit('active("?")', lit) == [False, True, True, False]
+
+
+def test_a_placeholder_matches_any_value_until_it_is_bound() -> None:
+    lit = [{"store0"}, {"store1"}, {"reuse0"}, {"store0x"}]
+    assert _lit('active("store{n}")', lit) == [True, True, False, True]  # a value is letters, digits or _
+    assert _lit('active("store{n}")', lit, {"n": "0"}) == [True, False, False, False]
+    assert _lit('active("store{n}*")', lit, {"n": "0"}) == [True, False, False, True]  # bound, still a glob
+
+
+MAX_KEY = 128  # mechlint.invariants.formula.MAX_KEY, written out so that a changed constant fails here
+
+
+def test_a_key_longer_than_max_key_is_never_matched() -> None:
+    longest, longer = "a" * MAX_KEY, "a" * (MAX_KEY + 1)
+    assert _lit('active("a*")', [{longest}, {longer}]) == [True, False]
+    # a placeholder bound to a value that makes the key too long
+    assert _lit('active("a{n}")', [{longest}], {"n": "a" * (MAX_KEY - 1)}) == [True]
+    assert _lit('active("a{n}")', [{longer}], {"n": "a" * MAX_KEY}) == [False]
+
+
+def test_bindings_are_capped_at_max_bindings() -> None:
+    root = parse('active("x{m}") implies active("y{n}")')
+    keys = [f"x{i}" for i in range(101)] + [f"y{i}" for i in range(101)]  # 101 * 101 = 10201 combinations
+    bindings = candidate_bindings(root, keys)
+    assert len(bindings) == 10_000  # MAX_BINDINGS, written out
+    assert bindings[0] == {"m": "0", "n": "0"}
+
+
+def test_columns_shared_between_bindings_are_only_those_no_placeholder_reaches() -> None:
+    root = parse('active("store{n}") or active("b")')
+    steps = [StepView("t", "", frozenset(keys), frozenset()) for keys in ({"store0"}, {"store1"}, {"b"})]
+    shared: dict[int, list[bool]] = {}
+    assert evaluate(root, steps, {"n": "0"}, shared)[id(root)] == [True, False, True]
+    assert evaluate(root, steps, {"n": "1"}, shared)[id(root)] == [False, True, True]
+    placeholder, plain = root.args
+    assert set(shared) == {id(plain)}
