@@ -541,6 +541,32 @@ def _commit() -> str:
     return out.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
 
 
+def _write(
+    json_path: Path | None, markdown_path: Path | None, results: list[ModuleResult], partial: bool = False
+) -> None:
+    """Record ``results`` in the JSON file (kept per module across runs) and rewrite the table from it.
+
+    ``partial``: the results are of some mutants only (``--only``); they replace those mutants' outcomes.
+    """
+    commit = _commit()
+    commits = {r.module: commit for r in results}
+    if json_path:
+        recorded = json.loads(json_path.read_text(encoding="utf-8")) if json_path.exists() else {}
+        for r in results:
+            entry = {**asdict(r), "commit": commit}
+            if partial and r.module in recorded:
+                by_index = {m["index"]: m for m in recorded[r.module]["mutants"]}
+                by_index.update({m.index: asdict(m) for m in r.mutants})
+                entry = {**recorded[r.module], "mutants": [by_index[i] for i in sorted(by_index)]}
+                entry["commit"] = f"{recorded[r.module]['commit']}; re-run of {len(r.mutants)} on {commit}"
+            recorded[r.module] = entry
+        json_path.write_text(json.dumps(recorded, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        results = [_from_json(data) for data in recorded.values()]
+        commits = {module: data["commit"] for module, data in recorded.items()}
+    if markdown_path:
+        markdown_path.write_text("\n".join(markdown(results, commits)) + "\n", encoding="utf-8")
+
+
 def _stop(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)  # so that the scratch copy is removed
 
@@ -577,20 +603,11 @@ def main(argv: list[str] | None = None) -> int:
         result = measure(module, tests, set(args.only) if args.only else None)
         print(f"{module}: {score(result)} ({result.baseline})", file=sys.stderr, flush=True)
         results.append(result)
-    commit = _commit()
-    commits = {r.module: commit for r in results}
-    if args.json:
-        recorded = json.loads(args.json.read_text(encoding="utf-8")) if args.json.exists() else {}
-        for r in results:
-            recorded[r.module] = {**asdict(r), "commit": commit}
-        args.json.write_text(json.dumps(recorded, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        results = [_from_json(data) for data in recorded.values()]
-        commits = {module: data["commit"] for module, data in recorded.items()}
-    table = "\n".join(markdown(results, commits)) + "\n"
-    if args.markdown:
-        args.markdown.write_text(table, encoding="utf-8")
-    elif results:
-        print(table)
+        _write(
+            args.json, args.markdown, [result], bool(args.only)
+        )  # after each module: a long run stopped keeps what it measured
+    if not args.json and not args.markdown and results:
+        print("\n".join(markdown(results, dict.fromkeys((r.module for r in results), _commit()))))
     return 1 if any(r.count("survived") for r in results) else 0
 
 
