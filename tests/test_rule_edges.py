@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import copy
 import json
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from mechlint.config import Config
+from mechlint.config import Config, load_config
 from mechlint.engine import lint_bytes
+from mechlint.errors import ConfigError
 
 from .conftest import CLEAN
 
@@ -95,6 +98,25 @@ def test_reading_time_options_change_the_rate_and_the_minimum() -> None:
     assert first in [p for p, _ in _found(_step_with_text(3, 2999), READING, config)]
     assert first not in [p for p, _ in _found(_step_with_text(3, 3000), READING, config)]
     assert first not in [p for p, _ in _found(_step_with_text(0, 1), READING, config)]  # no text, no minimum
+
+
+@pytest.mark.parametrize(
+    ("setting", "problem"),
+    [
+        ("characters-per-second = 1", None),
+        ("characters-per-second = 0.5", "characters-per-second: expected a number of at least 1; got 0.5"),
+        ("minimum-seconds = 0", None),
+        ("minimum-seconds = -1", "minimum-seconds: expected a number of at least 0; got -1"),
+    ],
+)
+def test_reading_time_options_have_their_least_values(tmp_path: Path, setting: str, problem: str | None) -> None:
+    (tmp_path / "mechlint.toml").write_text(f'[rules."a11y/reading-time"]\n{setting}\n')
+    if problem is None:
+        assert load_config(start=tmp_path).options[READING] == tomllib.loads(setting)
+    else:
+        with pytest.raises(ConfigError) as caught:
+            load_config(start=tmp_path)
+        assert str(caught.value).endswith(f'rules."a11y/reading-time".{problem}')
 
 
 @pytest.mark.parametrize("duration", [True, 1.5, "1000", None])
