@@ -85,6 +85,12 @@ def test_reading_time_message_rounds_the_need_up_to_a_tenth() -> None:
     )
 
 
+@pytest.mark.parametrize(("duration", "has"), [(1049, "1.0"), (1050, "1.1")])
+def test_reading_time_message_gives_the_duration_in_tenths_of_a_second(duration: int, has: str) -> None:
+    [(_, message)] = _found(_step_with_text(35, duration), READING)
+    assert f", has {has} s;" in message
+
+
 def test_reading_time_names_an_untitled_step_this_step() -> None:
     data = _step_with_text(35, 1500)
     del data["scenarios"][0]["steps"][0]["title"]
