@@ -57,6 +57,13 @@ def test_unknown_target_rename_advice_counts_the_entries(uses: int, names: str) 
     ]
 
 
+def test_unknown_target_rename_advice_points_at_the_key() -> None:
+    raw = json.dumps(_tail_renamed(1), indent=2, ensure_ascii=False).encode()
+    [result] = [r for r in lint_bytes(raw, config=Config()) if r.rule_id == UNKNOWN]
+    assert raw.decode().splitlines()[result.region.start_line - 1] == '    "tial": {'
+    assert (result.region.start_column, result.region.end_column) == (5, 11)
+
+
 def test_unknown_target_entry_names_the_place_and_the_closest_key() -> None:
     data = copy.deepcopy(BASE)
     data["targets"]["cach0"] = data["targets"].pop("cache0")

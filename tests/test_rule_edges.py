@@ -155,6 +155,16 @@ def test_unused_target_reports_a_malformed_key_that_no_step_names() -> None:
     ]
 
 
+def test_unused_target_points_at_the_key_not_its_value() -> None:
+    data = _clean()
+    data["targets"]["extra"] = {"id": "mechanism-extra", "kind": "node", "label": "x"}
+    raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
+    [result] = [r for r in lint_bytes(raw, config=Config()) if r.rule_id == UNUSED]
+    line = raw.decode().splitlines()[result.region.start_line - 1]
+    assert line == '    "extra": {'
+    assert (result.region.start_column, result.region.end_column) == (5, 12)  # "extra", quotes included
+
+
 def test_unused_target_leaves_a_malformed_key_that_steps_name_well_formed_to_the_schema() -> None:
     data = _clean()
     data["targets"]["A0"] = data["targets"].pop("a0")
