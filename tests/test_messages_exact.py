@@ -171,3 +171,18 @@ def test_stale_source_with_head_at_the_pinned_bytes_blames_the_working_tree(repo
         f'the pinned bytes of "post.md" are from commit {_named(repo, first)}, and they were changed in the '
         f"working tree and not committed; {ADVICE}"
     )
+
+
+def test_stale_source_pinned_on_another_branch_names_that_branchs_change(repo: Path) -> None:
+    commit(repo, "first", {"post.md": "v1\n"})
+    git(repo, "checkout", "-q", "-b", "side")
+    pinned = commit(repo, "side pins", {"post.md": "v3\n"})
+    change = commit(repo, "side changes", {"post.md": "v4\n"})
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "main changes", {"post.md": "v2\n"})
+    mechanism(repo, [{"path": "post.md", "sha256": sha("v3\n")}])
+    [(_, _, message)] = run(repo)
+    assert message == (
+        f'the pinned bytes of "post.md" are from commit {_named(repo, pinned)}, and commit {_named(repo, change)} '
+        f"changed them; {ADVICE}"
+    )
