@@ -7,6 +7,7 @@ exact text. Each test is named after the rule module it is about.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 from pathlib import Path
@@ -184,5 +185,39 @@ def test_stale_source_pinned_on_another_branch_names_that_branchs_change(repo: P
     [(_, _, message)] = run(repo)
     assert message == (
         f'the pinned bytes of "post.md" are from commit {_named(repo, pinned)}, and commit {_named(repo, change)} '
+        f"changed them; {ADVICE}"
+    )
+
+
+def test_stale_source_shortens_a_long_path_to_200_characters(repo: Path) -> None:
+    name = "d/" + "x" * 199 + ".md"  # 204 characters
+    first = commit(repo, "first", {name: "v1\n"})
+    second = commit(repo, "second", {name: "v2\n"})
+    mechanism(repo, [{"path": name, "sha256": sha("v1\n")}])
+    [(_, _, message)] = run(repo)
+    shown = name[:199] + "…"
+    assert message == (
+        f'the pinned bytes of "{shown}" are from commit {_named(repo, first)}, and commit {_named(repo, second)} '
+        f"changed them; {ADVICE}"
+    )
+
+
+def test_stale_source_names_the_first_change_when_two_branches_changed_the_bytes(repo: Path) -> None:
+    first = commit(repo, "first", {"post.md": "v1\n"})
+    git(repo, "checkout", "-q", "-b", "a")
+    earlier = commit(repo, "a changes", {"post.md": "v2\n"})
+    git(repo, "checkout", "-q", "main")
+    git(repo, "checkout", "-q", "-b", "b")
+    commit(repo, "b changes", {"post.md": "v3\n"})
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "a")
+    with contextlib.suppress(AssertionError):  # a conflict, resolved by the commit below
+        git(repo, "merge", "-q", "b")
+    commit(repo, "merge b", {"post.md": "v4\n"})
+    assert len(git(repo, "log", "-1", "--format=%P").split()) == 2  # a merge of both changes
+    mechanism(repo, [{"path": "post.md", "sha256": sha("v1\n")}])
+    [(_, _, message)] = run(repo)
+    assert message == (
+        f'the pinned bytes of "post.md" are from commit {_named(repo, first)}, and commit {_named(repo, earlier)} '
         f"changed them; {ADVICE}"
     )
