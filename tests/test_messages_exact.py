@@ -221,3 +221,17 @@ def test_stale_source_names_the_first_change_when_two_branches_changed_the_bytes
         f'the pinned bytes of "post.md" are from commit {_named(repo, first)}, and commit {_named(repo, earlier)} '
         f"changed them; {ADVICE}"
     )
+
+
+def test_stale_source_shortens_a_long_former_name_to_200_characters(repo: Path) -> None:
+    old = "d/" + "y" * 199 + ".md"  # 204 characters
+    first = commit(repo, "first", {old: "v1\n" * 20})
+    git(repo, "mv", old, "new.md")
+    commit(repo, "rename")
+    edit = commit(repo, "edit", {"new.md": "v1\n" * 20 + "v2\n"})
+    mechanism(repo, [{"path": "new.md", "sha256": sha("v1\n" * 20)}])
+    [(_, _, message)] = run(repo)
+    assert message == (
+        f'the pinned bytes of "new.md" are from commit {_named(repo, first)}, when the file was named '
+        f'"{old[:199]}…", and commit {_named(repo, edit)} changed them; {ADVICE}'
+    )
