@@ -219,6 +219,7 @@ def _undefined(word: str, within: str = "") -> str:
     [
         ("The QQ and the QQQQQ wait for QQ.", ["QQ", "QQQQQ"]),  # two to five capitals; each reported once
         ("The QQQQQQ waits.", []),  # six capitals: a name
+        ("The QQs wait.", ["QQ"]),  # a plural names the acronym without its s
         ("In phase XIV it waits.", []),  # a Roman numeral
         ("The QQ-GPU waits.", ["QQ"]),  # a compound: its undefined part, named within it (GPU is allowed)
     ],
