@@ -248,8 +248,9 @@ class _Mutator(ast.NodeTransformer):
         self.generic_visit(node)
         for position, op in enumerate(node.ops):
             swap = _COMPARE_SWAPS.get(type(op))
+            which = f" (comparison {position + 1})" if len(node.ops) > 1 else ""  # a chain: keys stay unique
             if swap is not None and self._offer(
-                node, f"`{_SYMBOLS[type(op)]}` → `{_SYMBOLS[swap]}` in `{_snippet(node)}`"
+                node, f"`{_SYMBOLS[type(op)]}` → `{_SYMBOLS[swap]}`{which} in `{_snippet(node)}`"
             ):
                 node.ops[position] = swap()
         return node
@@ -328,6 +329,11 @@ class _Mutator(ast.NodeTransformer):
 def mutants_of(source: str) -> list[Mutant]:
     mutator = _Mutator()
     mutator.visit(ast.parse(source))
+    seen: dict[str, int] = {}
+    for mutant in mutator.found:  # the same change twice in a function: number the later ones, keys stay unique
+        seen[mutant.key] = seen.get(mutant.key, 0) + 1
+        if seen[mutant.key] > 1:
+            mutant.change += f" (#{seen[mutant.key]})"
     return mutator.found
 
 
