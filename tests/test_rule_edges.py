@@ -220,6 +220,8 @@ def _undefined(word: str, within: str = "") -> str:
         ("The QQ and the QQQQQ wait for QQ.", ["QQ", "QQQQQ"]),  # two to five capitals; each reported once
         ("The QQQQQQ waits.", []),  # six capitals: a name
         ("The QQs wait.", ["QQ"]),  # a plural names the acronym without its s
+        ("It stays in LISTEN-QQ.", ["QQ"]),  # a name joined to an acronym: the acronym counts
+        ("It stays in LISTEN-A.", []),  # a name joined to a letter: a name
         ("In phase XIV it waits.", []),  # a Roman numeral
         ("The QQ-GPU waits.", ["QQ"]),  # a compound: its undefined part, named within it (GPU is allowed)
     ],
