@@ -222,6 +222,8 @@ def _undefined(word: str, within: str = "") -> str:
         ("The QQs wait.", ["QQ"]),  # a plural names the acronym without its s
         ("It stays in LISTEN-QQ.", ["QQ"]),  # a name joined to an acronym: the acronym counts
         ("It stays in LISTEN-A.", []),  # a name joined to a letter: a name
+        ("It stays in LISTEN-QQQQQ.", ["QQQQQ"]),  # five capitals joined to a name: still an acronym
+        ("The Q/Z link.", ["Q/Z"]),  # letters joined: one acronym, reported whole
         ("In phase XIV it waits.", []),  # a Roman numeral
         ("The QQ-GPU waits.", ["QQ"]),  # a compound: its undefined part, named within it (GPU is allowed)
     ],
@@ -233,3 +235,15 @@ def test_undefined_acronym_what_counts(caption: str, reported: list[str]) -> Non
     assert [message.split('"')[1] for _, message in found] == reported
     if caption.startswith("The QQ-GPU"):
         assert found == [("/caption", _undefined("QQ", within="QQ-GPU"))]
+
+
+@pytest.mark.parametrize(("caption", "marked"), [("The QQs wait.", "QQ"), ("It stays in LISTEN-QQQQQ.", "QQQQQ")])
+def test_undefined_acronym_marks_the_acronym_alone(caption: str, marked: str) -> None:
+    data = _clean()
+    data["caption"] = caption
+    raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
+    [result] = [r for r in lint_bytes(raw, config=Config()) if r.rule_id == ACRONYM]
+    region = result.region
+    assert region.start_line == region.end_line
+    line = raw.decode().splitlines()[region.start_line - 1]
+    assert line[region.start_column - 1 : region.end_column - 1] == marked
