@@ -164,3 +164,12 @@ def test_columns_shared_between_bindings_are_only_those_no_placeholder_reaches()
     assert evaluate(root, steps, {"n": "1"}, shared)[id(root)] == [False, True, True]
     plain = root.args[1]
     assert set(shared) == {id(plain)}
+
+
+def test_a_formula_over_a_placeholder_is_never_shared_between_bindings() -> None:
+    root = parse('not active("store{n}")')
+    steps = [StepView("t", "", frozenset(keys), frozenset()) for keys in ({"store0"}, {"store1"})]
+    shared: dict[int, list[bool]] = {}
+    assert evaluate(root, steps, {"n": "0"}, shared)[id(root)] == [False, True]
+    assert evaluate(root, steps, {"n": "1"}, shared)[id(root)] == [True, False]
+    assert shared == {}
