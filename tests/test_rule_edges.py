@@ -190,6 +190,9 @@ ACRONYM = "plain/undefined-acronym"
         ("TTFT (time to first token) is short.", True),
         ("TTFT stands for time to first token.", True),
         ("(TTFT) is short.", False),  # no words before the parenthesis
+        ("Go (TTFT) now.", True),  # two letters are a word
+        ("Go" + " " * 78 + "(TTFT) now.", True),  # the word is looked for in the 80 characters before "("
+        ("Go" + " " * 79 + "(TTFT) now.", False),
         ("A (TTFT) is short.", False),  # one letter is not words
         ("The TTFT (2 ms) is short.", False),  # a parenthesis that is no expansion
         ("The TTFT (see below) is short.", False),  # words, but none starts with T
