@@ -191,6 +191,7 @@ ACRONYM = "plain/undefined-acronym"
         ("TTFT stands for time to first token.", True),
         ("(TTFT) is short.", False),  # no words before the parenthesis
         ("Go (TTFT) now.", True),  # two letters are a word
+        ("The time to first token ( TTFT ) is short.", True),  # spaces inside the parentheses
         ("Go" + " " * 78 + "(TTFT) now.", True),  # the word is looked for in the 80 characters before "("
         ("Go" + " " * 79 + "(TTFT) now.", False),
         ("A (TTFT) is short.", False),  # one letter is not words
