@@ -164,6 +164,7 @@ class Mutant:
 class ModuleResult:
     module: str
     tests: list[str]
+    commit: str = ""  # of the checkout the scratch copy was made from
     seconds: float = 0.0
     baseline: str = ""
     mutants: list[Mutant] = field(default_factory=list)
@@ -475,6 +476,7 @@ def measure(module: str, tests: list[str], only: set[int] | None = None) -> Modu
     source = (ROOT / module).read_text(encoding="utf-8")
     result = ModuleResult(module, tests)
     equivalent = _load_equivalent().get(module, {})
+    result.commit = _commit()
     scratch = _scratch_copy()
     target = scratch / module
     cache = target.parent / "__pycache__"
@@ -530,7 +532,6 @@ def markdown(results: list[ModuleResult], commits: dict[str, str]) -> Iterator[s
 
 def _from_json(data: dict[str, object]) -> ModuleResult:
     fields = dict(data)
-    fields.pop("commit", None)
     mutants = [Mutant(**m) for m in fields.pop("mutants")]  # type: ignore[attr-defined]
     return ModuleResult(**fields, mutants=mutants)  # type: ignore[arg-type]
 
@@ -538,7 +539,9 @@ def _from_json(data: dict[str, object]) -> ModuleResult:
 def _commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "mechlint"], cwd=ROOT, capture_output=True)
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "mechlint", "tests"], cwd=ROOT, capture_output=True
+        )
     except OSError:
         return "unknown"
     return out.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
@@ -551,17 +554,16 @@ def _write(
 
     ``partial``: the results are of some mutants only (``--only``); they replace those mutants' outcomes.
     """
-    commit = _commit()
-    commits = {r.module: commit for r in results}
+    commits = {r.module: r.commit for r in results}
     if json_path:
         recorded = json.loads(json_path.read_text(encoding="utf-8")) if json_path.exists() else {}
         for r in results:
-            entry = {**asdict(r), "commit": commit}
+            entry = asdict(r)
             if partial and r.module in recorded:
                 by_index = {m["index"]: m for m in recorded[r.module]["mutants"]}
                 by_index.update({m.index: asdict(m) for m in r.mutants})
                 entry = {**recorded[r.module], "mutants": [by_index[i] for i in sorted(by_index)]}
-                entry["commit"] = f"{recorded[r.module]['commit']}; re-run of {len(r.mutants)} on {commit}"
+                entry["commit"] = f"{recorded[r.module]['commit']}; {len(r.mutants)} re-run on {r.commit}"
             recorded[r.module] = entry
         json_path.write_text(json.dumps(recorded, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         results = [_from_json(data) for data in recorded.values()]
@@ -610,7 +612,7 @@ def main(argv: list[str] | None = None) -> int:
             args.json, args.markdown, [result], bool(args.only)
         )  # after each module: a long run stopped keeps what it measured
     if not args.json and not args.markdown and results:
-        print("\n".join(markdown(results, dict.fromkeys((r.module for r in results), _commit()))))
+        print("\n".join(markdown(results, {r.module: r.commit for r in results})))
     return 1 if any(r.count("survived") for r in results) else 0
 
 
