@@ -128,6 +128,7 @@ def test_active_matches_a_key_exactly_or_by_glob() -> None:
     assert _lit('active("a0")', lit) == [True, False, False, False]
     assert _lit('active("a*")', lit) == [True, True, False, False]
     assert _lit('active("?")', lit) == [False, True, True, False]
+    assert _lit('active("a{n}?*")', [{"a0bc"}, {"a0"}]) == [True, False]  # all three wildcards: still a glob
 
 
 def test_a_placeholder_matches_any_value_until_it_is_bound() -> None:
