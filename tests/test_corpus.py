@@ -567,6 +567,7 @@ def test_a_shallow_clone_of_the_corpus_gives_no_false_error(shallow: dict[str, l
 
 @FALSE_ALARM("a frozen copy gone from a shallow clone got two history-unavailable warnings")
 def test_a_shallow_clone_gives_one_warning_per_source(shallow: dict[str, list[Result]]) -> None:
+    assert shallow
     for results in shallow.values():
         pointers = [r.pointer for r in results]
         assert len(pointers) == len(set(pointers)), shown(results)

@@ -17,6 +17,7 @@ from mechlint.config import Config
 
 from .conftest import CLEAN, ROOT
 from .gitrepo import commit, git, init, write
+from .interrupt import start_reading
 
 CLEAN_TEXT = CLEAN.read_text(encoding="utf-8")
 CLEAN_DATA = json.loads(CLEAN_TEXT)
@@ -122,9 +123,8 @@ def test_a_file_changing_while_it_is_read(tmp_path: Path, monkeypatch: pytest.Mo
     assert result.rule_id == "mechlint/unreadable-file" and "changed while it was read" in result.message
 
 
+@pytest.mark.not_root
 def test_no_read_permission(tmp_path: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root can read anything")
     target = write(tmp_path, "mechanisms/m.json", CLEAN_TEXT)
     target.chmod(0)
     [result] = lint([target], Config(root=tmp_path), root=tmp_path).results
@@ -221,9 +221,8 @@ def test_corrupt_object_is_reported_not_raised(tmp_path: Path) -> None:
     assert found and all(rule.startswith("provenance/") for rule, _, _ in found)
 
 
+@pytest.mark.needs_root
 def test_safe_directory_refusal(tmp_path: Path) -> None:
-    if os.geteuid() != 0:
-        pytest.skip("needs root to give the repository to another user")
     repo = init(tmp_path / "repo")
     commit(repo, "first", {"a.md": "a\n"})
     for folder, _, files in os.walk(repo):
@@ -361,18 +360,11 @@ def test_one_real_process_over_every_hostile_file(tmp_path: Path) -> None:
 
 def test_ctrl_c_with_worker_processes_stops_cleanly(tmp_path: Path) -> None:
     import signal
-    import time
 
     for index in range(1500):
         write(tmp_path, f"content/p{index}/mechanisms/m.json", CLEAN_TEXT)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mechlint", "check", "-j", "2", "content"],
-        cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-    )  # fmt: skip
-    time.sleep(1.5)
-    if process.poll() is not None:
-        pytest.skip("the run finished before it could be interrupted")
+    # interrupted once the workers have read a few files: while they work, on any machine
+    process = start_reading(tmp_path, ["check", "-j", "2", "--no-cache", "content"])
     os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130

@@ -397,9 +397,8 @@ def test_a_link_to_a_device_in_the_git_folder_is_refused(repo: Path) -> None:
     _refused(repo, "device")
 
 
+@pytest.mark.needs_root
 def test_a_device_node_in_the_git_folder_is_refused(repo: Path) -> None:
-    if os.geteuid() != 0:
-        pytest.skip("making a device node needs root")
     os.mknod(repo / ".git" / "packed-refs", stat.S_IFCHR | 0o600, os.makedev(1, 5))  # /dev/zero
     _refused(repo, "device")
 

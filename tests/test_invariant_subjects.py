@@ -227,6 +227,7 @@ def test_trace_lines_number_steps_as_pointers_do(tmp_path: Path) -> None:
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
     report = lint([path], Config(root=tmp_path).with_flags(select=["invariant"]), root=tmp_path)
     result = report.results[0]
+    assert result.trace
     for step in result.trace:
         index = step.pointer.rsplit("/", 1)[1]
         assert f"steps[{index}]" in step.message

@@ -23,7 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_prebuilt_modules_are_what_prebuild_writes_now() -> None:
     """After changing shipped data, the schema or fastschema: ``python -m mechlint.prebuild``."""
-    for name, text in prebuild.render().items():
+    rendered = prebuild.render()
+    assert rendered
+    for name, text in rendered.items():
         written = (ROOT / "mechlint" / "prebuilt" / name).read_text(encoding="utf-8")
         assert written == text, f"mechlint/prebuilt/{name} is stale: run python -m mechlint.prebuild"
 

@@ -126,30 +126,36 @@ def test_well_formed_language_tags(tag: str) -> None:
     assert problem(tag) is None
 
 
+EMPTY_SUBTAG = "the tag has an empty subtag (two hyphens in a row, or a hyphen at an end)"
+LANGUAGE_LENGTH = "the language subtag {!r} must be 2 to 8 letters (for example en, de, fil)"
+NOT_ALNUM = "the subtag {!r} must have only ASCII letters and digits, separated by hyphens"
+OUT_OF_PLACE = "the subtag {!r} is out of place (order: language, script, region, variants, extensions)"
+
+
 @pytest.mark.parametrize(
-    "tag",
+    ("tag", "why"),
     [
-        "",
-        "e",
-        "en_GB",
-        "en-",
-        "-en",
-        "en--GB",
-        "abcdefghi",
-        "en-GB-GB",
-        "en-x",
-        "123",
-        "de-1901-1901",
-        "en-a-bbb-a-ccc",
-        "en-a",
-        "en GB",
-        " en",
-        "en-ü",
-        "en-Latn-Latn",
+        ("", "the tag is empty"),
+        ("e", LANGUAGE_LENGTH.format("e")),
+        ("en_GB", NOT_ALNUM.format("en_GB")),
+        ("en-", EMPTY_SUBTAG),
+        ("-en", EMPTY_SUBTAG),
+        ("en--GB", EMPTY_SUBTAG),
+        ("abcdefghi", LANGUAGE_LENGTH.format("abcdefghi")),
+        ("en-GB-GB", OUT_OF_PLACE.format("GB")),
+        ("en-x", "the private-use singleton x must be followed by at least one subtag"),
+        ("123", LANGUAGE_LENGTH.format("123")),
+        ("de-1901-1901", "the variant '1901' appears twice"),
+        ("en-a-bbb-a-ccc", "the extension singleton 'a' appears twice"),
+        ("en-a", "the extension singleton 'a' must be followed by a subtag of 2 to 8 characters"),
+        ("en GB", NOT_ALNUM.format("en GB")),
+        (" en", "the tag has white space around it"),
+        ("en-ü", NOT_ALNUM.format("ü")),
+        ("en-Latn-Latn", OUT_OF_PLACE.format("Latn")),
     ],
 )
-def test_malformed_language_tags(tag: str) -> None:
-    assert problem(tag) is not None
+def test_malformed_language_tags(tag: str, why: str) -> None:
+    assert problem(tag) == why
 
 
 @pytest.mark.parametrize(

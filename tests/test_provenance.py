@@ -50,13 +50,37 @@ def repo(tmp_path: Path) -> Path:
 # -- paths ---------------------------------------------------------------------
 
 
+ABSOLUTE = "the path is absolute; write it relative to the repository root"
+DOTS = "the path has a '..' component"
+EMPTY_PART = "the path has an empty or '.' component"
+INTO_GIT = "the path goes into .git"
+
+
 @pytest.mark.parametrize(
-    "path",
-    ["", "/etc/passwd", "../x", "a/../b", "a//b", "./a", "a/./b", ".git/config", "a/.GIT/x", ".Git./config",
-     "a\\b", "-rf", "a\0b", "a\nb", "a\u202eb", "a\u200bb", "C:/x", "a/"],
-)  # fmt: skip
-def test_unsafe_paths_are_refused(path: str) -> None:
-    assert path_problem(path) is not None
+    ("path", "why"),
+    [
+        ("", "the path is empty"),
+        ("/etc/passwd", ABSOLUTE),
+        ("../x", DOTS),
+        ("a/../b", DOTS),
+        ("a//b", EMPTY_PART),
+        ("./a", EMPTY_PART),
+        ("a/./b", EMPTY_PART),
+        (".git/config", INTO_GIT),
+        ("a/.GIT/x", INTO_GIT),
+        (".Git./config", INTO_GIT),
+        ("a\\b", "the path contains a backslash; use / between folders"),
+        ("-rf", "the path starts with '-'"),
+        ("a\0b", "the path contains the control or invisible character U+0000"),
+        ("a\nb", "the path contains the control or invisible character U+000A"),
+        ("a\u202eb", "the path contains the control or invisible character U+202E"),
+        ("a\u200bb", "the path contains the control or invisible character U+200B"),
+        ("C:/x", ABSOLUTE),
+        ("a/", EMPTY_PART),
+    ],
+)
+def test_unsafe_paths_are_refused(path: str, why: str) -> None:
+    assert path_problem(path) == why
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,11 @@ def _children() -> set[int]:
     """This process's child processes (Linux), to see that nothing git started is left."""
     found: set[int] = set()
     for task in Path(f"/proc/{os.getpid()}/task").iterdir():
-        found |= {int(pid) for pid in (task / "children").read_text().split()}
+        try:
+            children = (task / "children").read_text()
+        except OSError:  # the thread ended between the listing and the read: it has no children left
+            continue
+        found |= {int(pid) for pid in children.split()}
     return found
 
 

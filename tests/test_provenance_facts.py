@@ -166,7 +166,9 @@ def test_no_history_is_an_object_that_answers_like_a_history_without_commits(tmp
 def test_the_classifier_has_no_none_branches_for_history() -> None:
     """No git is :class:`NoHistory`, not ``if history is None`` in the classifier or the rules."""
     for folder in (PACKAGE / "provenance", PACKAGE / "rules" / "provenance"):
-        for path in sorted(folder.glob("*.py")):
+        paths = sorted(folder.glob("*.py"))
+        assert paths, folder
+        for path in paths:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.Compare) and any(isinstance(op, ast.Is | ast.IsNot) for op in node.ops):
                     names = [ast.unparse(part) for part in (node.left, *node.comparators)]
@@ -178,7 +180,9 @@ def test_the_classifier_decides_nothing() -> None:
     """No rule id, no finding and no ``Level`` in the shared provenance code: the rule modules decide."""
     from mechlint.registry import rules_by_id
 
-    for path in sorted((PACKAGE / "provenance").glob("*.py")):
+    paths = sorted((PACKAGE / "provenance").glob("*.py"))
+    assert paths
+    for path in paths:
         text = path.read_text(encoding="utf-8")
         assert not [rule for rule in rules_by_id() if rule.startswith("provenance/") and rule in text], path
         assert "Level" not in text and ".finding(" not in text and "mechlint.rules" not in text, path

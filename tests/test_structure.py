@@ -32,6 +32,13 @@ def _imports(path: Path) -> list[tuple[str, list[str]]]:
     return [(module, names) for module, names in found if module == "mechlint" or module.startswith("mechlint.")]
 
 
+def _python_files(folder: Path, pattern: str) -> list[Path]:
+    """The files ``pattern`` matches in ``folder``, sorted; never none (a loop over none would check nothing)."""
+    paths = sorted(folder.glob(pattern))
+    assert paths, f"no {pattern} in {folder}"
+    return paths
+
+
 def _exported(path: Path) -> list[str]:
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
@@ -41,7 +48,7 @@ def _exported(path: Path) -> list[str]:
 
 def test_the_command_line_modules_never_import_their_package() -> None:
     """A module of mechlint/cli imports its siblings by their own names, never ``mechlint.cli`` itself (a cycle)."""
-    for path in sorted((PACKAGE / "cli").glob("*.py")):
+    for path in _python_files(PACKAGE / "cli", "*.py"):
         if path.name == "__init__.py":
             continue
         for module, names in _imports(path):
@@ -50,7 +57,7 @@ def test_the_command_line_modules_never_import_their_package() -> None:
 
 
 def test_nothing_private_is_exported() -> None:
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in _python_files(PACKAGE, "**/*.py"):
         private = [name for name in _exported(path) if name.startswith("_") and not name.endswith("__")]
         assert not private, f"{path.relative_to(ROOT)} exports {private}"
 
@@ -119,13 +126,14 @@ def test_no_import_cycle() -> None:
             walk(imported, [*trail, module])
         finished.add(module)
 
+    assert graph
     for module in sorted(graph):
         walk(module, [])
 
 
 def test_a_long_module_says_why_in_its_docstring() -> None:
     """A module over 300 lines explains in its docstring (a paragraph starting "Long:") why it is one module."""
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in _python_files(PACKAGE, "**/*.py"):
         lines = path.read_text(encoding="utf-8").count("\n")
         if lines > 300:
             docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
@@ -137,7 +145,7 @@ def test_the_ids_of_the_mechlint_rules_are_declared_only_in_their_rule_modules()
     from mechlint.registry import rules_by_id
 
     ids = {rule_id for rule_id in rules_by_id() if rule_id.startswith("mechlint/")}
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in _python_files(PACKAGE, "**/*.py"):
         if path.is_relative_to(PACKAGE / "rules" / "mechlint") or path.is_relative_to(PACKAGE / "report"):
             continue  # the SARIF reporter names the descriptor of a notification; it may not import rules
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -160,7 +168,7 @@ def test_the_readme_module_map_names_every_module() -> None:
     section = readme[readme.index("## Developing") :]
     section = section[: section.find("\n## ", 3)] if "\n## " in section[3:] else section
     for folder in (PACKAGE, PACKAGE / "cli", PACKAGE / "provenance"):
-        for path in sorted(folder.glob("*.py")):
+        for path in _python_files(folder, "*.py"):
             if path.name not in ("__init__.py", "__main__.py"):
                 assert f"{path.name}`" in section, f"the README's module map does not name {path.relative_to(ROOT)}"
     for package in sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py")):
@@ -175,7 +183,7 @@ def test_no_test_reaches_into_private_names() -> None:
 
     A named tuple's own methods (``_replace``, ``_asdict``, ``_fields``, ``_make``) are public API.
     """
-    for path in sorted((ROOT / "tests").glob("*.py")):
+    for path in _python_files(ROOT / "tests", "*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mechlint"):
                 private = [a.name for a in node.names if a.name.startswith("_") and not a.name.endswith("__")]

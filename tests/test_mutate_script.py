@@ -1,0 +1,71 @@
+"""``scripts/mutate.py``, the mutation tester: its operators, and the record of equivalent survivors."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _mutate() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutate", ROOT / "scripts" / "mutate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("mutate", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+SOURCE = '''"""A docstring is never mutated."""
+__all__ = ["f"]
+
+
+def f(a: int, b: bool) -> str:
+    """Nor is a function's."""
+    if a <= 0 and not b:
+        return f"no {a} here"
+    return "a longer message"
+'''
+
+
+def test_the_operators_and_what_they_leave_alone() -> None:
+    mutate = _mutate()
+    changes = [m.change for m in mutate.mutants_of(SOURCE)]
+    assert changes == [
+        "`0` → `1`",
+        "`<=` → `<` in `a <= 0`",
+        "`not` removed in `not b`",
+        "`and` → `or` in `a <= 0 and (not b)`",
+        "message text 'no'… emptied",
+        "`return f'no {a} here'` → `return None`",
+        "message text 'a longer message' emptied",
+        "`return 'a longer message'` → `return None`",
+    ]
+
+
+def test_each_mutant_changes_the_source_in_one_place() -> None:
+    mutate = _mutate()
+    original = ast.dump(ast.parse(SOURCE))
+    mutants = mutate.mutants_of(SOURCE)
+    assert mutants
+    sources = [mutate.mutated_source(SOURCE, m.index) for m in mutants]
+    assert all(ast.dump(ast.parse(source)) != original for source in sources)
+    assert len(set(sources)) == len(sources)
+    assert "if a <= 1 and (not b):" in sources[0]
+    assert "if a < 0 and (not b):" in sources[1]
+
+
+def test_every_survivor_judged_equivalent_is_a_mutant_of_its_module() -> None:
+    """An entry whose code changed no longer names a mutant: judge the new survivor again."""
+    mutate = _mutate()
+    recorded = json.loads((ROOT / "docs" / "mutation-equivalent.json").read_text(encoding="utf-8"))
+    assert recorded
+    for module, entries in recorded.items():
+        keys = {m.key for m in mutate.mutants_of((ROOT / module).read_text(encoding="utf-8"))}
+        assert set(entries) <= keys, f"{module}: {sorted(set(entries) - keys)}"
+        assert all(reason.strip() for reason in entries.values())
