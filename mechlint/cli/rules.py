@@ -16,7 +16,7 @@ __all__ = ["list_rules", "show_rule"]
 def list_rules(
     config_file: ConfigOption = None,
 ) -> None:
-    """List every rule (built-in and from the configuration) with its level (as configured) and summary."""
+    """List every rule with its level and summary. Rules from the configuration and configured levels included."""
     config = config_or_exit(config_file)
     levels = {entry.rule.meta.id: entry.level.label for entry in config.enabled()}
     rules = list(config.known_rules().values())
@@ -35,7 +35,7 @@ def show_rule(
     ],
     config_file: ConfigOption = None,
 ) -> None:
-    """Print the full documentation of one rule, built-in or from the configuration (an invariant)."""
+    """Print the documentation of one rule or family. Invariants from the configuration too."""
     from mechlint.config import load_config
     from mechlint.docs import rule_markdown
     from mechlint.errors import ConfigError
