@@ -53,7 +53,7 @@ def test_check_help_names_values_as_a_person_would(tmp_path: Path) -> None:
     [
         (
             ["--format", "sarf"],
-            "mechlint: --format: unknown format 'sarf'; choose text, json, github, sarif, html, gitlab, junit "
+            "mechlint: --format: unknown format 'sarf'; choose text, concise, json, github, sarif, html, gitlab, junit "
             '(did you mean "sarif"?)',
         ),
         (
@@ -373,6 +373,7 @@ def test_zsh_completes_commands_options_and_formats(tmp_path: Path) -> None:
     assert "--format" in complete(["mechlint", "check", "--f"])
     assert complete(["mechlint", "check", "--format", ""]) == [
         "text",
+        "concise",
         "json",
         "github",
         "sarif",
