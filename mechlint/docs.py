@@ -84,15 +84,18 @@ def _example(example: Example) -> list[str]:
         lines.append("")
     if example.where is None:
         lines += ["The whole file:", "", "```json", example.json, "```", ""]
-    else:
+    elif diff := example_diff(example):
         lines.append(f"`{readable_path(example.where)}` (JSON pointer `{example.where}`) changed:")
-        lines += ["", "```diff", *example_diff(example), "```", ""]
+        lines += ["", "```diff", *diff, "```", ""]
+    else:
+        lines.append(f"The base file as it is, with `{readable_path(example.where)}` (JSON pointer `{example.where}`):")
+        lines += ["", "```json", example.json, "```", ""]
     return lines
 
 
 def _single_backticks(text: str) -> str:
     """Docstrings mark code as reStructuredText does (````x````); Markdown, and the terminal, as ```x```."""
-    return re.sub(r"``([^`]+)``", r"`\1`", text)
+    return re.sub(r"(?<!`)``(?!`)((?:[^`\n]|\n(?!\n))+?)``(?!`)", r"`\1`", text)
 
 
 def rule_text(rule: Rule) -> str:

@@ -34,6 +34,9 @@ def show_rule(
         ),
     ],
     config_file: ConfigOption = None,
+    raw_markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the Markdown of docs/rules/ instead of drawing it.")
+    ] = False,
 ) -> None:
     """Print the documentation of one rule or family. Invariants from the configuration too."""
     from mechlint.config import load_config
@@ -63,4 +66,12 @@ def show_rule(
         hint = f"; did you mean {close}?{alike}" if close else "; `mechlint rules` lists them"
         error(f"no rule {rule_id!r}{hint}")
         raise typer.Exit(EXIT_USAGE)
-    typer.echo(printable_lines(rule_markdown(rules[rule_id])), nl=False)
+    markdown = printable_lines(rule_markdown(rules[rule_id]))
+    if raw_markdown:
+        typer.echo(markdown, nl=False)
+        return
+    from mechlint.cli.output import text_width, use_color
+    from mechlint.termdoc import render
+
+    color = use_color(None)
+    typer.echo(render(markdown, width=text_width(to_terminal=True), color=color), nl=False, color=color)
