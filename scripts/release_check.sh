@@ -2,13 +2,13 @@
 # The release checklist of docs/release.md, every step up to the upload: build the sdist and the wheel, check them
 # with twine, install the wheel in a fresh virtual environment and run the README's first command with it.
 # Writes nothing in the repository (everything happens in a temporary folder); exit 0 only if every step passed.
-# Needs PyPI (build, twine and mechlint's dependencies); about a minute on a warm pip cache.
+# Needs PyPI (build, twine and mechlint's dependencies); each step prints the seconds since the start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-step() { printf 'release check: %s\n' "$*"; }
+step() { printf 'release check (%ss): %s\n' "$SECONDS" "$*"; }
 
 version=$("$python" -c 'import re, sys; print(re.search(r"__version__ = \"([^\"]+)\"", open(sys.argv[1]).read())[1])' mechlint/version.py)
 step "version $version (mechlint/version.py)"
