@@ -60,8 +60,13 @@ def precision(rule_id: str) -> str:
     return _PRECISION_BY_RULE.get(rule_id, _PRECISION_BY_FAMILY.get(family, "high"))
 
 
-def rule_info(rule: Rule) -> RuleInfo:
-    """Everything a report says about ``rule``, resolved once for the run."""
+def rule_info(rule: Rule, markdown: bool = True) -> RuleInfo:
+    """Everything a report says about ``rule``, resolved once for the run.
+
+    ``markdown=False`` leaves ``help_markdown`` empty: only SARIF carries the
+    rule's page, and drawing its examples (each a whole file and its diff)
+    costs more than the rest of a one-file run's rule descriptions.
+    """
     meta = rule.meta
     return RuleInfo(
         id=meta.id,
@@ -69,7 +74,7 @@ def rule_info(rule: Rule) -> RuleInfo:
         summary=meta.summary,
         description=rule.doc.split("\n\n")[0].replace("\n", " "),
         help_text=rule_text(rule),
-        help_markdown=rule_markdown(rule),
+        help_markdown=rule_markdown(rule) if markdown else "",
         help_uri=help_uri(rule),
         tags=tuple(sorted({meta.family, *meta.tags})),
         precision=precision(meta.id),

@@ -10,13 +10,13 @@ cannot differ.
 
 from __future__ import annotations
 
-import difflib
 import json
+from functools import cache
 from typing import Any
 
 from mechlint.rules import Example
 
-__all__ = ["BASE", "PLACEHOLDER", "base_text", "example_diff", "example_document"]
+__all__ = ["BASE", "base_text", "example_diff", "example_document"]
 
 #: The clean base document every example changes one value of.
 BASE: dict[str, Any] = {
@@ -99,30 +99,22 @@ BASE: dict[str, Any] = {
     ],
 }
 
-#: Stands for the example's value while the base is written out.
-PLACEHOLDER = "__mechlint_example__"
 #: An example's value is shown on its own lines, indented, when it is longer than this on one line.
 _INLINE = 60
 
 
+@cache
 def base_text() -> str:
     """The base document as ``docs/rules/base.json`` holds it: indented by two, one key a line."""
     return json.dumps(BASE, indent=2, ensure_ascii=False) + "\n"
 
 
-def _set(data: Any, pointer: str, value: Any) -> None:
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
-    for token in tokens[:-1]:
-        data = data[int(token)] if isinstance(data, list) else data[token]
-    last = tokens[-1]
-    if isinstance(data, list):
-        index = int(last)
-        if index == len(data):
-            data.append(value)
-        else:
-            data[index] = value
-    else:
-        data[last] = value
+@cache
+def _spans() -> dict[str, tuple[int, int]]:
+    """Where each value of the base text is, by JSON pointer."""
+    from mechlint.jsonscan import scan
+
+    return scan(base_text()).values
 
 
 def _strict(text: str) -> Any:
@@ -150,29 +142,67 @@ def _shown_value(example: Example, indent: str) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
 
 
+def _indent(text: str, offset: int) -> str:
+    """The indentation of the line that holds ``offset``."""
+    line = text[text.rfind("\n", 0, offset) + 1 :]
+    return line[: len(line) - len(line.lstrip(" "))]
+
+
 def example_document(example: Example) -> str:
-    """The whole file the example stands for: the base with its value in place, or the example itself."""
+    """The whole file the example stands for: the base text with its value in place, or the example itself.
+
+    A value the base has is replaced where it stands; a member or an item it
+    lacks is added last in its object or array. Only the example's value
+    differs from the base text, so the diff shows it and nothing else.
+    """
     if example.where is None:
         return example.json
-    data = json.loads(json.dumps(BASE))
-    _set(data, example.where, PLACEHOLDER)
-    lines = json.dumps(data, indent=2, ensure_ascii=False).split("\n")
-    marker = json.dumps(PLACEHOLDER)
-    for number, line in enumerate(lines):
-        if marker in line:
-            indent = line[: len(line) - len(line.lstrip())]
-            lines[number] = line.replace(marker, _shown_value(example, indent))
-    return "\n".join(lines) + "\n"
+    text, spans = base_text(), _spans()
+    if example.where in spans:
+        start, end = spans[example.where]
+        return text[:start] + _shown_value(example, _indent(text, start)) + text[end:]
+    parent, _, token = example.where.rpartition("/")
+    start, end = spans[parent]  # a KeyError here is a mistake in a rule's example, found by the example tests
+    closing = end - 1
+    last = len(text[:closing].rstrip())  # the end of the last member or item
+    inner = _indent(text, closing) + "  "
+    key = token.replace("~1", "/").replace("~0", "~")
+    name = "" if text[start] == "[" else json.dumps(key, ensure_ascii=False) + ": "
+    comma = "" if text[last - 1] in "[{" else ","
+    return text[:last] + f"{comma}\n{inner}{name}{_shown_value(example, inner)}" + text[last:]
 
 
 def example_diff(example: Example, context: int = 2) -> list[str]:
-    """The example as a unified diff against the base file (``base.json``), ``context`` lines around each change."""
-    diff = difflib.unified_diff(
-        base_text().splitlines(),
-        example_document(example).splitlines(),
-        "base.json",
-        "example.json",
-        n=context,
-        lineterm="",
-    )
-    return list(diff)
+    """The example as a unified diff against the base file (``base.json``), ``context`` lines around the change.
+
+    The example changes one place, so the diff is one hunk: the lines between
+    the common beginning and the common end of the two texts.
+    """
+    old, new = base_text().splitlines(), example_document(example).splitlines()
+    if old == new:
+        return []
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    first = max(head - context, 0)
+    old_end, new_end = len(old) - tail, len(new) - tail
+    after = min(tail, context)
+    before = old[first:head]
+    lines = [
+        "--- base.json",
+        "+++ example.json",
+        f"@@ -{_range(first, old_end + after - first)} +{_range(first, new_end + after - first)} @@",
+        *(f" {line}" for line in before),
+        *(f"-{line}" for line in old[head:old_end]),
+        *(f"+{line}" for line in new[head:new_end]),
+        *(f" {line}" for line in old[old_end : old_end + after]),
+    ]
+    return lines
+
+
+def _range(start: int, count: int) -> str:
+    """A hunk's range as unified diffs write it: 1-based start, count (the line before, for no lines)."""
+    return f"{start + 1},{count}" if count else f"{start},0"
