@@ -8,11 +8,13 @@ them).
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 from mechlint.model import RuleInfo
 from mechlint.registry import all_rules, rules_by_id
+from mechlint.ruleexamples import base_text, example_diff
 from mechlint.rules import Example, Rule
 from mechlint.rules.a11y import alt_redundant
 from mechlint.rules.plain import passive_voice, readability
@@ -58,8 +60,13 @@ def precision(rule_id: str) -> str:
     return _PRECISION_BY_RULE.get(rule_id, _PRECISION_BY_FAMILY.get(family, "high"))
 
 
-def rule_info(rule: Rule) -> RuleInfo:
-    """Everything a report says about ``rule``, resolved once for the run."""
+def rule_info(rule: Rule, markdown: bool = True) -> RuleInfo:
+    """Everything a report says about ``rule``, resolved once for the run.
+
+    ``markdown=False`` leaves ``help_markdown`` empty: only SARIF carries the
+    rule's page, and drawing its examples (each a whole file and its diff)
+    costs more than the rest of a one-file run's rule descriptions.
+    """
     meta = rule.meta
     return RuleInfo(
         id=meta.id,
@@ -67,7 +74,7 @@ def rule_info(rule: Rule) -> RuleInfo:
         summary=meta.summary,
         description=rule.doc.split("\n\n")[0].replace("\n", " "),
         help_text=rule_text(rule),
-        help_markdown=rule_markdown(rule),
+        help_markdown=rule_markdown(rule) if markdown else "",
         help_uri=help_uri(rule),
         tags=tuple(sorted({meta.family, *meta.tags})),
         precision=precision(meta.id),
@@ -75,16 +82,25 @@ def rule_info(rule: Rule) -> RuleInfo:
 
 
 def _example(example: Example) -> list[str]:
+    """One example: the whole file when it is one, else its diff against the base file."""
     lines = []
     if example.note:
         lines.append(f"{example.note[0].upper()}{example.note[1:]}:")
         lines.append("")
     if example.where is None:
-        lines.append("The whole file:")
+        lines += ["The whole file:", "", "```json", example.json, "```", ""]
+    elif diff := example_diff(example):
+        lines.append(f"`{readable_path(example.where)}` (JSON pointer `{example.where}`) changed:")
+        lines += ["", "```diff", *diff, "```", ""]
     else:
-        lines.append(f"`{readable_path(example.where)}` (JSON pointer `{example.where}`) set to:")
-    lines += ["", "```json", example.json, "```", ""]
+        lines.append(f"The base file as it is, with `{readable_path(example.where)}` (JSON pointer `{example.where}`):")
+        lines += ["", "```json", example.json, "```", ""]
     return lines
+
+
+def _single_backticks(text: str) -> str:
+    """Docstrings mark code as reStructuredText does (````x````); Markdown, and the terminal, as ```x```."""
+    return re.sub(r"(?<!`)``(?!`)((?:[^`\n]|\n(?!\n))+?)``(?!`)", r"`\1`", text)
 
 
 def rule_text(rule: Rule) -> str:
@@ -104,11 +120,11 @@ def rule_markdown(rule: Rule) -> str:
         "",
         "## What it does",
         "",
-        rule.doc,
+        _single_backticks(rule.doc),
         "",
         "## Why it matters",
         "",
-        meta.why,
+        _single_backticks(meta.why),
         "",
     ]
     failing = [e for e in meta.examples if e.fires]
@@ -117,7 +133,8 @@ def rule_markdown(rule: Rule) -> str:
         lines += [
             "## Example",
             "",
-            f"Each example changes one value of the clean [base file]({DOCS_URL}/rules/base.json).",
+            f"Each example changes one value of the clean [base file]({DOCS_URL}/rules/base.json), "
+            "shown as a diff against it.",
             "",
         ]
         for example in failing:
@@ -139,7 +156,7 @@ def rule_markdown(rule: Rule) -> str:
         "",
         "```toml",
         f'[tool.mechlint.rules."{meta.id}"]',
-        'level = "warning"  # error, warning, note or off',
+        f'level = "{meta.level.label}"  # the default; error, warning, note or off',
     ]
     lines += [f"{option.name} = {_toml(option.default)}" for option in meta.options]
     lines += ["```", ""]
@@ -161,7 +178,8 @@ def index_markdown() -> str:
         "# Rules",
         "",
         "Generated from the rule modules by `python -m mechlint.docs`; do not edit by hand.",
-        "Examples in the rule pages change one value of [base.json](base.json), a clean mechanism.",
+        "Examples in the rule pages change one value of [base.json](base.json), a clean mechanism, and are shown "
+        "as a diff against it.",
         "",
         "| id | level | summary |",
         "|---|---|---|",
@@ -174,7 +192,7 @@ def index_markdown() -> str:
 
 def expected_files() -> dict[str, str]:
     """Every generated file under ``docs/rules/``, by relative path."""
-    files = {"README.md": index_markdown()}
+    files = {"README.md": index_markdown(), "base.json": base_text()}
     for rule in all_rules():
         family, _, name = rule.meta.id.partition("/")
         files[f"{family}/{name}.md"] = rule_markdown(rule)

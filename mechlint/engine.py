@@ -71,7 +71,7 @@ class LintOptions(Record):
     called as files are finished. With ``cache`` (a folder), results of
     unchanged files are reused (see :mod:`mechlint.resultcache`) when the run
     checks at least ``cache_from`` files (below that, opening it costs more
-    than it saves). ``fingerprints`` adds the line fingerprints SARIF needs.
+    than it saves). ``fingerprints`` adds the line fingerprints and the rules' Markdown help SARIF needs.
     ``value_hashes=False`` leaves ``Result.value_hash`` and ``Result.context``
     empty (only baselines and fingerprints need them), unless a baseline or
     the cache is in use. ``keep`` says which checked files the report holds
@@ -191,7 +191,7 @@ def lint(
         files=tuple(files),
         files_checked=checked,
         notifications=tuple(notifications),
-        rules=rule_infos(enabled),
+        rules=rule_infos(enabled, markdown=fingerprints),
         suppressed=suppressed,
     )
 
@@ -203,11 +203,12 @@ def _flush(services: RunServices, results_cache: ResultCache | None) -> None:
         results_cache.flush()
 
 
-def rule_infos(enabled: Sequence[EnabledRule]) -> tuple[RuleInfo, ...]:
-    """What the report says about each rule of the run, built-in or from the configuration."""
+def rule_infos(enabled: Sequence[EnabledRule], markdown: bool = True) -> tuple[RuleInfo, ...]:
+    """What the report says about each rule of the run, built-in or from the configuration (``markdown``: with
+    each rule's page, which only SARIF carries)."""
     from mechlint.docs import rule_info
 
-    return tuple(rule_info(e.rule) for e in enabled)
+    return tuple(rule_info(e.rule, markdown) for e in enabled)
 
 
 def lint_file(

@@ -80,7 +80,7 @@ def test_rules_and_rule_commands(capsys: pytest.CaptureFixture[str]) -> None:
     listing = capsys.readouterr().out
     assert "reference/unknown-target" in listing and "error" in listing
     assert main(["rule", "reference/unknown-target"]) == 0
-    assert "## Why it matters" in capsys.readouterr().out
+    assert "Why it matters\n--------------\n" in capsys.readouterr().out
     assert main(["rule", "reference/unknown-targe"]) == 2
     assert "did you mean reference/unknown-target" in capsys.readouterr().err
 

@@ -53,7 +53,7 @@ def test_check_help_names_values_as_a_person_would(tmp_path: Path) -> None:
     [
         (
             ["--format", "sarf"],
-            "mechlint: --format: unknown format 'sarf'; choose text, json, github, sarif, html, gitlab, junit "
+            "mechlint: --format: unknown format 'sarf'; choose text, concise, json, github, sarif, html, gitlab, junit "
             '(did you mean "sarif"?)',
         ),
         (
@@ -307,6 +307,7 @@ def test_bash_completes_commands_options_and_formats(tmp_path: Path) -> None:
     assert {"--format", "--select", "--statistics", "--jobs"} <= set(options)
     assert _bash_complete(tmp_path, ["mechlint", "check", "--format", ""]) == [
         "text",
+        "concise",
         "json",
         "github",
         "sarif",
@@ -339,7 +340,16 @@ def test_fish_completes_commands_options_and_formats(tmp_path: Path) -> None:
 
     assert "check" in complete("mechlint ch")
     assert {"--format", "--select"} <= set(complete("mechlint check --"))
-    assert set(complete("mechlint check --format ")) == {"text", "json", "github", "sarif", "html", "gitlab", "junit"}
+    assert set(complete("mechlint check --format ")) == {
+        "text",
+        "concise",
+        "json",
+        "github",
+        "sarif",
+        "html",
+        "gitlab",
+        "junit",
+    }
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
@@ -373,6 +383,7 @@ def test_zsh_completes_commands_options_and_formats(tmp_path: Path) -> None:
     assert "--format" in complete(["mechlint", "check", "--f"])
     assert complete(["mechlint", "check", "--format", ""]) == [
         "text",
+        "concise",
         "json",
         "github",
         "sarif",

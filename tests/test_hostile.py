@@ -99,7 +99,7 @@ def test_special_files_are_named_and_never_opened(
     assert main(["check", "."]) == 1
     out = capsys.readouterr().out
     for name in ("fifo", "loop", "broken", "folder", "big"):
-        assert f"mechanisms/{name}.json:1:1: error mechlint/unreadable-file" in out
+        assert f"mechanisms/{name}.json:1:1\nerror mechlint/unreadable-file: " in out
 
 
 def test_a_file_changing_while_it_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -68,7 +68,7 @@ def test_every_report_asked_for_holds_the_mistakes_at_their_lines(
     cases = ElementTree.parse(blog / "out/m.xml").getroot().iter("testcase")
     assert [case.get("name") for case in cases] == ["pyproject.toml"]
     text = (blog / "out/m.txt").read_text(encoding="utf-8")
-    assert "pyproject.toml:5:1: error mechlint/invalid-config" in text and 'fail-on = "warnin"' in text
+    assert "pyproject.toml:5:1\nerror mechlint/invalid-config: " in text and 'fail-on = "warnin"' in text
     assert text.rstrip().splitlines()[-1].startswith("Stopped before checking any file: the configuration")
     assert "mechlint/invalid-config" in (blog / "out/m.html").read_text(encoding="utf-8")
     gitlab = json.loads((blog / "out/gl.json").read_text(encoding="utf-8"))

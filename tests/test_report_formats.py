@@ -73,13 +73,18 @@ def test_only_notes_is_no_problem(tree: Path) -> None:
 
 
 def _blocks(stdout: str) -> dict[str, list[str]]:
-    """Each finding's first line → the lines under it (excerpt, carets, trace)."""
+    """Each finding (its location line and the first line of its message) → the lines under its message (excerpt,
+    carets, trace), in the full layout."""
     blocks: dict[str, list[str]] = {}
     current: list[str] = []
+    location = ""
     for line in stdout.splitlines():
-        if re.match(r"^\S+:\d+:\d+: (error|warning|note) ", line):
-            current = blocks.setdefault(line, [])
-        elif line and not line.startswith(("Found", "No problems", "All checks")):
+        if re.match(r"^\S+:\d+:\d+$", line):
+            location = line
+        elif location and re.match(r"^(error|warning|note) ", line):
+            current = blocks.setdefault(f"{location}: {line}", [])
+            location = ""
+        elif EXCERPT.match(line) or line.startswith(("    trace:", "      ")):
             current.append(line)
     return blocks
 

@@ -15,6 +15,7 @@ from mechlint.config import Config
 from mechlint.docs import expected_files
 from mechlint.engine import lint_bytes
 from mechlint.registry import RULE_MODULES, all_rules
+from mechlint.ruleexamples import example_document
 from mechlint.rules import Example
 
 from .conftest import ROOT
@@ -64,7 +65,6 @@ REQUIRED_IDS = {
 }
 DOCS = ROOT / "docs" / "rules"
 BASE = json.loads((DOCS / "base.json").read_text(encoding="utf-8"))
-PLACEHOLDER = "__mechlint_example__"
 
 
 def test_required_ids_exist_and_ids_are_unique() -> None:
@@ -95,32 +95,9 @@ def test_rule_id_matches_its_module(rule: Any) -> None:
 
 
 def test_generated_docs_match_the_code() -> None:
-    on_disk = {p.relative_to(DOCS).as_posix(): p.read_text(encoding="utf-8") for p in DOCS.rglob("*.md")}
+    generated = [p for p in DOCS.rglob("*") if p.suffix in (".md", ".json")]
+    on_disk = {p.relative_to(DOCS).as_posix(): p.read_text(encoding="utf-8") for p in generated}
     assert on_disk == expected_files(), "run `python -m mechlint.docs` to regenerate docs/rules/"
-
-
-def _set(data: Any, pointer: str, value: Any) -> None:
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
-    for token in tokens[:-1]:
-        data = data[int(token)] if isinstance(data, list) else data[token]
-    last = tokens[-1]
-    if isinstance(data, list):
-        index = int(last)
-        if index == len(data):
-            data.append(value)
-        else:
-            data[index] = value
-    else:
-        data[last] = value
-
-
-def example_document(example: Example) -> bytes:
-    if example.where is None:
-        return example.json.encode("utf-8")
-    data = json.loads(json.dumps(BASE))
-    _set(data, example.where, PLACEHOLDER)
-    text = json.dumps(data, indent=2).replace(json.dumps(PLACEHOLDER), example.json)
-    return text.encode("utf-8")
 
 
 def test_the_base_document_is_clean() -> None:
@@ -143,7 +120,7 @@ def test_documented_example(rule_id: str, example: Example, example_repositories
     repository = example_repositories[example.setup]
     target = repository / "mechanisms" / f"example-{EXAMPLES.index((rule_id, example))}.json"
     target.parent.mkdir(exist_ok=True)
-    target.write_bytes(example_document(example))
+    target.write_text(example_document(example), encoding="utf-8")  # the file the rule's page shows
     report = lint([target], Config(root=repository), root=repository)
     fired = {result.rule_id for result in report.results}
     assert (rule_id in fired) is example.fires

@@ -16,7 +16,7 @@ from mechlint import __version__
 from mechlint.cli import attest, check, completion, fix, new, pin, rules, server
 from mechlint.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, guarded
 
-__all__ = ["app", "main"]
+__all__ = ["app", "first_sentence", "main"]
 
 app = typer.Typer(
     name="mechlint",
@@ -63,11 +63,22 @@ def _command() -> typer.core.TyperGroup:
     ``[PATHS]...``), never by Python's types (``<list[Path]>``) or in braces (``{rule_id}``)."""
     command = typer.main.get_command(app)
     for sub in getattr(command, "commands", {}).values():
+        sub.short_help = first_sentence(sub.help or "")
         for param in sub.params:
             if isinstance(param, typer.core.TyperArgument):
                 _plain_argument(param)
     assert isinstance(command, typer.core.TyperGroup)
     return command
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a command's help: its summary in ``mechlint --help``, shown whole (click would cut a
+    long one, or stop at the dot of "e.g.", so every command's help starts with a sentence that stands alone)."""
+    words = text.split()
+    for index, word in enumerate(words):
+        if word.endswith(".") and (index + 1 == len(words) or words[index + 1][:1].isupper()):
+            return " ".join(words[: index + 1])
+    return " ".join(words)
 
 
 def _plain_argument(param: typer.core.TyperArgument) -> None:

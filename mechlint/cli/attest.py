@@ -44,7 +44,7 @@ def attest(
     ] = None,
     root: RootOption = None,
 ) -> None:
-    """Sign an in-toto statement over the file and its sources (a DSSE envelope)."""
+    """Sign a statement over a file and its sources. It is an in-toto statement in a DSSE envelope."""
     require("attest", "mechlint attest")
     import json
 
@@ -83,7 +83,7 @@ def verify(
     attestation: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Default: FILE.intoto.jsonl.")] = None,  # noqa: UP045
     root: RootOption = None,
 ) -> None:
-    """Exit 0 only if the signature verifies with KEY and every subject matches the bytes now."""
+    """Verify an attestation against KEY and the bytes now. Exit 0 only if the signature and every subject hold."""
     require("attest", "mechlint verify")
     from mechlint.attest import AttestError
     from mechlint.attest import verify as check_attestation

@@ -134,7 +134,7 @@ def check(
         typer.Option(
             "--show-source/--no-show-source",
             help="Show the source line under every finding, notes too (default: errors and warnings); "
-            "--no-show-source: one line a finding.",
+            "--no-show-source: under none (--format concise: one line a finding).",
         ),
     ] = None,
     statistics: Annotated[

@@ -27,7 +27,7 @@ def completion(
         str, typer.Argument(metavar="SHELL", help="bash, zsh or fish.", autocompletion=_shells, show_default=False)
     ],
 ) -> None:
-    """Print the shell completion script; e.g. `eval "$(mechlint completion bash)"` in ~/.bashrc."""
+    """Print the shell completion script. For bash, put `eval "$(mechlint completion bash)"` in ~/.bashrc."""
     from typer._completion_shared import get_completion_script
 
     if shell not in SHELLS:

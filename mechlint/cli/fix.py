@@ -26,7 +26,7 @@ def fix(
         Path | None, typer.Option(metavar="FOLDER", help="Repository root (default: the nearest folder with .git).")
     ] = None,
 ) -> None:
-    """Apply safe, mechanical fixes to string values (typography); --diff only shows them."""
+    """Apply safe, mechanical fixes to string values (typography). With --diff, only show them."""
     from mechlint.discovery import UsageError, find_project_root
     from mechlint.fix import fix_paths, write_fixes
 

@@ -22,14 +22,14 @@ def new_file(
     ] = None,
     config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
 ) -> None:
-    """Write a new, valid mechanism file with placeholders (TODO: …) to fill in; never overwrites a file."""
+    """Write a new mechanism file to fill in. It is valid, has TODO placeholders and never overwrites a file."""
     from mechlint.new import run_new
 
     raise typer.Exit(run_new(path, title, language, schema, config_file))
 
 
 def print_schema() -> None:
-    """Print the JSON Schema of mechanism files (for an editor that should not fetch it: save it in the repository)."""
+    """Print the JSON Schema of mechanism files. Save it in the repository for an editor that should not fetch it."""
     from mechlint.resources import data_folder
 
     write_output((data_folder("schemas") / "mechanism.schema.json").read_text(encoding="utf-8"), None)

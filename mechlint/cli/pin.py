@@ -26,7 +26,7 @@ def pin(
     check: Annotated[bool, typer.Option("--check", help="Only report what would change (exit 1 if anything).")] = False,
     root: RootOption = None,
 ) -> None:
-    """After review, set each source's sha256 to its current bytes; only those values change."""
+    """Pin each source's sha256 to its current bytes, after review. Only those values change."""
     from mechlint.pin import pin_file, write_pins
 
     found = _mechanism_files(files)

@@ -16,7 +16,7 @@ __all__ = ["list_rules", "show_rule"]
 def list_rules(
     config_file: ConfigOption = None,
 ) -> None:
-    """List every rule (built-in and from the configuration) with its level (as configured) and summary."""
+    """List every rule with its level and summary. Rules from the configuration and configured levels included."""
     config = config_or_exit(config_file)
     levels = {entry.rule.meta.id: entry.level.label for entry in config.enabled()}
     rules = list(config.known_rules().values())
@@ -34,8 +34,11 @@ def show_rule(
         ),
     ],
     config_file: ConfigOption = None,
+    raw_markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the Markdown of docs/rules/ instead of drawing it.")
+    ] = False,
 ) -> None:
-    """Print the full documentation of one rule, built-in or from the configuration (an invariant)."""
+    """Print the documentation of one rule or family. Invariants from the configuration too."""
     from mechlint.config import load_config
     from mechlint.docs import rule_markdown
     from mechlint.errors import ConfigError
@@ -63,4 +66,12 @@ def show_rule(
         hint = f"; did you mean {close}?{alike}" if close else "; `mechlint rules` lists them"
         error(f"no rule {rule_id!r}{hint}")
         raise typer.Exit(EXIT_USAGE)
-    typer.echo(printable_lines(rule_markdown(rules[rule_id])), nl=False)
+    markdown = printable_lines(rule_markdown(rules[rule_id]))
+    if raw_markdown:
+        typer.echo(markdown, nl=False)
+        return
+    from mechlint.cli.output import text_width, use_color
+    from mechlint.termdoc import render
+
+    color = use_color(None)
+    typer.echo(render(markdown, width=text_width(to_terminal=True), color=color), nl=False, color=color)

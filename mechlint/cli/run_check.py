@@ -53,12 +53,17 @@ CACHE_FROM = 50
 
 class Format(StrEnum):
     text = "text"
+    concise = "concise"
     json = "json"
     github = "github"
     sarif = "sarif"
     html = "html"
     gitlab = "gitlab"
     junit = "junit"
+
+
+#: The text report's layouts: full (the default) and concise (one line a finding).
+TEXT_FORMATS = (Format.text, Format.concise)
 
 
 class FailOn(StrEnum):
@@ -262,7 +267,7 @@ def _run_check(options: CheckOptions) -> int:
     if root is not None and not root.is_dir():
         error(f"--root {root}: not a folder")
         return EXIT_USAGE
-    if options.statistics and output_format is not Format.text:
+    if options.statistics and output_format not in TEXT_FORMATS:
         error(f"--statistics counts findings in the text report; --format {output_format.value} has every finding")
         return EXIT_USAGE
     project_root = (root or project_root_for(start)).resolve()
@@ -343,7 +348,7 @@ def _writes(
         show_source=options.show_source,
     )
     shown = plain._replace(
-        color=main_output is None and output_format is Format.text and use_color(options.color),
+        color=main_output is None and output_format in TEXT_FORMATS and use_color(options.color),
         width=text_width(to_terminal=main_output is None),
         statistics=options.statistics,
         quiet=options.quiet if main_output is None else 0,  # -q quiets standard output; files are complete
@@ -364,10 +369,10 @@ def _write_reports(report: Report, writes: Writes, project_root: Path, quiet_tex
     from mechlint.report import reporter
 
     for kind, target, how in writes:
-        if kind is Format.text and target is None and quiet_text:
+        if kind in TEXT_FORMATS and target is None and quiet_text:
             continue
         try:
-            if kind is Format.text and text is not None:
+            if kind in TEXT_FORMATS and text is not None:
                 write_output(text, target, project_root)
             elif kind is Format.sarif:  # written as it is made: a large log is never held whole
                 from mechlint.report.sarif import render_chunks

@@ -15,7 +15,7 @@ def server(
         Path | None, typer.Option(metavar="FOLDER", help="Source paths are relative to this folder (as check --root).")
     ] = None,
 ) -> None:
-    """Run the language server (LSP over standard input and output) for editors; needs mechlint[lsp]."""
+    """Run the language server for editors. It speaks LSP over standard input and output; it needs mechlint[lsp]."""
     from mechlint.cli.extras import require
 
     require("lsp", "mechlint server")

@@ -15,6 +15,8 @@ def reporter(name: str) -> Callable[..., str]:
     """The formatting function of the reporter called ``name``."""
     if name == "text":
         from mechlint.report.text import render
+    elif name == "concise":
+        from mechlint.report.text import render_concise as render
     elif name == "json":
         from mechlint.report.json import render
     elif name == "github":
@@ -34,4 +36,4 @@ def reporter(name: str) -> Callable[..., str]:
 
 __all__ = ["DEFAULT_WIDTH", "REPORTERS", "OutputOptions", "reporter"]
 
-REPORTERS = ("text", "json", "github", "sarif", "html", "gitlab", "junit")
+REPORTERS = ("text", "concise", "json", "github", "sarif", "html", "gitlab", "junit")

@@ -23,3 +23,5 @@ class OutputOptions(Record):
     statistics: bool = False
     #: 1: only the summary (and the statistics when asked); 2: nothing (text report).
     quiet: int = 0
+    #: The text report's concise layout: ``path:line:col: level rule-id message``, one line a finding, no excerpt.
+    concise: bool = False

@@ -1,11 +1,19 @@
-"""The default report, for people: one finding a line, the source, a caret.
+"""The default report, for people; and its concise form, one line a finding, for scripts and editors.
 
-``path:line:col: level rule-id message``; under an error or a warning, the
-offending source line with carets under the span, then the trace of the
-finding if it has one. A note is its first line only, unless
-``OutputOptions.show_source`` asks for every excerpt (``False``: none). The
-source line is cut to ``OutputOptions.width`` columns around the span, with
-``…`` where it was cut. A closing summary counts errors and warnings (the
+The full layout (``--format text``, the default), as ruff's full output: the
+location ``path:line:col``; then the level, the rule id and the message,
+wrapped at word boundaries to ``OutputOptions.width`` columns (continuation
+lines indented by two); under an error or a warning, the offending source line
+with carets under the span, then the trace of the finding if it has one. A
+blank line separates findings. A note has no excerpt, unless
+``OutputOptions.show_source`` asks for every excerpt (``False``: none).
+
+The concise layout (``--format concise``): ``path:line:col: level rule-id
+message``, one line a finding whatever its length, no excerpt: what editors'
+error formats and scripts parse.
+
+The source line is cut to ``OutputOptions.width`` columns around the span,
+with ``…`` where it was cut. A closing summary counts errors and warnings (the
 problems) and notes apart. ``OutputOptions.statistics`` lists one line per rule
 instead of the findings; ``quiet`` 1 keeps only the summary, 2 nothing.
 Colour only when asked (on a terminal).
@@ -20,12 +28,14 @@ character that is not printable replaced by U+FFFD one for one
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 
 from mechlint.model import Level, Report, Result
 from mechlint.report.escape import visible, visible_name
 from mechlint.report.options import OutputOptions
+from mechlint.report.wrap import cells as _cells
+from mechlint.report.wrap import split_words, wrap_words
+from mechlint.report.wrap import text_width as _width
 from mechlint.terminal import printable
 
 _COLORS = {Level.ERROR: "\033[31m", Level.WARNING: "\033[33m", Level.NOTE: "\033[36m"}
@@ -36,19 +46,6 @@ _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 def _paint(text: str, code: str, color: bool) -> str:
     return f"{code}{text}{_RESET}" if color else text
-
-
-def _cells(char: str) -> int:
-    """Terminal columns a character takes: 2 for wide (CJK, most emoji), 0 for combining marks."""
-    if char.isascii():
-        return 1
-    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-        return 0
-    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-
-
-def _width(text: str) -> int:
-    return len(text) if text.isascii() else sum(_cells(char) for char in text)
 
 
 def fit(line: str, start: int, end: int, room: int) -> tuple[str, int, int]:
@@ -115,24 +112,32 @@ def _shows_source(result: Result, options: OutputOptions) -> bool:
 
 
 def format_result(result: Result, options: OutputOptions | None = None) -> list[str]:
-    """The lines of one finding: the first line; then, when shown, its source excerpt and trace."""
+    """The lines of one finding: its location, its rule and message; then, when shown, its source excerpt and trace.
+
+    In the concise layout, one line: ``path:line:col: level rule-id message``.
+    """
     options = options or OutputOptions()
     color = options.color
     region = result.region
-    head = f"{visible_name(result.path)}:{region.start_line}:{region.start_column}:"
-    level = _paint(result.level.label, _BOLD + _COLORS[result.level], color)
-    rule = _paint(visible(result.rule_id), _DIM, color)
+    location = f"{visible_name(result.path)}:{region.start_line}:{region.start_column}"
+    label = result.level.label
+    level = _paint(label, _BOLD + _COLORS[result.level], color)
+    rule_id = visible(result.rule_id)
     note = f" (suppressed: {visible(result.suppressed)})" if result.suppressed is not None else ""
-    lines = [f"{_paint(head, _BOLD, color)} {level} {rule} {visible(result.message)}{note}"]
+    message = visible(result.message) + note
+    if options.concise:
+        return [f"{_paint(location + ':', _BOLD, color)} {level} {_paint(rule_id, _DIM, color)} {message}"]
+    words = [(label, level), (f"{rule_id}:", _paint(rule_id, _BOLD, color) + ":"), *split_words(message)]
+    lines = [_paint(location, _BOLD, color), *wrap_words(words, options.width, indent="  ")]
     if not _shows_source(result, options):
         return lines
     lines.extend(_snippet(result, options))
     if result.trace:
         lines.append("    trace:")
-        lines.extend(
-            f"      {step.region.start_line}:{step.region.start_column} {visible(step.message)}"
-            for step in result.trace
-        )
+        for step in result.trace:
+            where = f"{step.region.start_line}:{step.region.start_column}"
+            wrapped = wrap_words(split_words(f"{where} {visible(step.message)}"), options.width - 6, indent="  ")
+            lines.extend(f"      {line}" for line in wrapped)
     return lines
 
 
@@ -222,5 +227,10 @@ def render(report: Report, options: OutputOptions) -> str:
         lines.append(
             f"mechlint: internal error in {visible(notice.rule_id)} on {visible_name(notice.path)}; please report it"
         )
-    lines.append(summary(report))
+    lines.append(summary(report))  # one line, in both layouts: scripts read it
     return "\n".join(lines) + "\n"
+
+
+def render_concise(report: Report, options: OutputOptions) -> str:
+    """The concise layout: one line a finding (``--format concise``)."""
+    return render(report, options._replace(concise=True))

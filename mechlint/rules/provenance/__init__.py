@@ -35,15 +35,16 @@ if TYPE_CHECKING:
     from mechlint.provenance.source import Source
     from mechlint.services import RunServices
 
-#: The repository the documented examples run in (built by the test suite).
-EXAMPLE_REPOSITORY = (
-    'in a repository where content/post.md was committed as "v1", then as "v2", '
-    "and content/old.svg was committed, then deleted"
-)
-SHALLOW_CLONE = "in a depth-1 clone of that repository"
 POST_V1 = "2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf"
 POST_V2 = "81db67b6a5702b9b68f0016f061c409bf3fb16d062fc854d1b424bb4e9c28c56"
 OLD_SVG = "b35b8d1299ee809fbfa84a692b321e6613f51df30ff1b133f359e24717b2a050"
+#: The repository the documented examples run in (built by the test suite); each digest is named by its start, so
+#: that a reader tells the pinned bytes apart without comparing 64 hex digits.
+EXAMPLE_REPOSITORY = (
+    f'in a repository where content/post.md was committed as "v1" (sha256 {POST_V1[:8]}…), then as "v2" '
+    f"(sha256 {POST_V2[:8]}…, its bytes now), and content/old.svg (sha256 {OLD_SVG[:8]}…) was committed, then deleted"
+)
+SHALLOW_CLONE = "in a depth-1 clone of that repository"
 
 
 def source_example(path: str, digest: str | None = None) -> str:
