@@ -235,7 +235,7 @@ def test_line_endings_explain_a_mismatch(repo: Path) -> None:
     commit(repo, "first", {"post.md": b"line one\r\nline two\r\n"})
     mechanism(repo, [{"path": "post.md", "sha256": sha(b"line one\nline two\n")}])
     [(rule, _, message)] = run(repo)
-    assert rule == "provenance/digest-mismatch" and "line-ending conversion" in message
+    assert rule == "provenance/digest-mismatch" and "with LF line endings: only its line endings differ" in message
 
 
 def test_crlf_checkout_of_the_pinned_blob_is_fine(repo: Path) -> None:
