@@ -104,6 +104,8 @@ def quote(value: Any, limit: int = 60) -> str:
     if isinstance(value, bool) or value is None:
         return {True: "true", False: "false", None: "null"}[value]
     if isinstance(value, int):
+        if value.bit_length() > 4 * limit:  # str() of a huge integer is slow, and refused past 4,300 digits
+            return f"a {digit_count(value)}-digit number"
         text = str(value)
         return text if len(text) <= limit else f"a {len(text)}-digit number"
     if isinstance(value, float):
@@ -113,6 +115,15 @@ def quote(value: Any, limit: int = 60) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
+
+
+def digit_count(value: int) -> int:
+    """How many decimal digits ``abs(value)`` has, without converting it to a string."""
+    value = abs(value)
+    if value == 0:
+        return 1
+    estimate = int(value.bit_length() * 0.30102999566398120)  # log10(2)
+    return estimate + 1 if value >= 10**estimate else estimate
 
 
 def readable_path(pointer: str) -> str:

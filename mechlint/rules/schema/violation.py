@@ -53,15 +53,16 @@ META = RuleMeta(
 @cache
 def validator() -> Validator:
     """The compiled validator, built once with an offline registry: the plain twin of :func:`fast_validator`."""
-    from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
+    from mechlint.ecmavalidator import validator_class
     from mechlint.resources import schema
 
     contents = schema(SCHEMA_NAME)
     resource = Resource.from_contents(contents)
     registry: Registry[Any] = Registry().with_resource(contents["$id"], resource)
-    return Draft202012Validator(contents, registry=registry)
+    found: Validator = validator_class()(contents, registry=registry)
+    return found
 
 
 def fast_validator() -> Callable[[Any], bool] | None:
