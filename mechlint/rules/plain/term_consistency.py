@@ -5,9 +5,21 @@ punctuation) are compared after folding case and removing ``/``, ``-``,
 ``.`` and spaces. Forms that are then equal but written differently are
 variants: "KV" and "K/V", "cache key" and "cache-key". A capital only at the
 start of a word (because a sentence or a heading starts there) is no
-variant: "Request B" and "request A" use the same word. Phrases made with
-function words ("in to" and "into") are left alone, and so are numbers.
-Target and state labels count too.
+variant: "Request B" and "request A" use the same word. A capital that is
+*not* at such a start is part of the spelling: "the Page Table" in
+mid-sentence is a variant of "page table", while a name the file always
+capitalises ("In Raft, ...", "Raft elects") is consistent. A single word
+with a leading capital is never reported for it alone (a name such as "Go"
+or "Edge" is also a common word), only a phrase. In titles and labels, which
+are often in Title Case, every word may carry a capital.
+
+A compound with a short function word inside is one term in its spaced,
+hyphenated and joined spellings: "copy on write" and "copy-on-write", "end
+to end" and "end-to-end" (the first and last words are not function words;
+one or two function words sit between). The literal "from end to end" is a
+phrase of its own, not the compound. Other phrases made with function words
+("in to" and "into", "set up" and "setup") are left alone, and so are
+numbers. Target and state labels count too.
 
 The spelling the file uses most is taken as the rule; each other spelling is
 one finding, at its first use, quoting the file's own text ("Client Hello"
@@ -20,6 +32,7 @@ reported again.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import chain
@@ -62,6 +75,7 @@ class Use(Record):
     pointer: str
     span: tuple[int, int]
     text: str
+    foldable: int  # bit i: word i's leading capital may be there only because a sentence or heading starts
 
     @property
     def written(self) -> str:
@@ -84,19 +98,33 @@ def surface(token: str) -> str:
     return token
 
 
+#: One word of a run: start, end, plain, folded, is a function word, letters, foldable.
+_Item = tuple[int, int, str, str, bool, int, bool]
+
+
+def _capitalised(token: str) -> bool:
+    """Whether ``token`` has a capital only at its start ("Page", not "ClientHello" or "KV")."""
+    rest = token[1:]
+    return token[:1].isupper() and rest == rest.lower()
+
+
 @lru_cache(maxsize=CACHE_SIZE)
-def term_uses(text: str) -> tuple[tuple[str, str, int, tuple[int, int]], ...]:
-    """``(folded key, written form, number of words, span)`` of each word and short phrase of ``text``."""
+def term_uses(text: str, heading: bool = False) -> tuple[tuple[str, str, int, tuple[int, int], int], ...]:
+    """``(folded key, written form, number of words, span, foldable)`` of each word and short phrase of
+    ``text``. ``foldable`` has bit ``i`` set when word ``i`` starts with a capital that may be there only
+    because a sentence, a title or a label starts there (each word of a ``heading``)."""
     analysis = analyze(text)
-    found: list[tuple[str, str, int, tuple[int, int]]] = []
+    found: list[tuple[str, str, int, tuple[int, int], int]] = []
     every = prose.words(text)
     starts = [start for start, _ in every]
     for sentence_start, sentence_end in analysis.sentences:
-        # each item: start, end, surface, plain, folded, is a function word, letters
-        run: list[tuple[int, int, str, str, str, bool, int]] = []
+        # each item: start, end, plain, folded, is a function word, letters, foldable
+        run: list[_Item] = []
+        first = True
         for start, end in every[bisect_left(starts, sentence_start) : bisect_left(starts, sentence_end)]:
             if text[start] == "`" or (analysis.code and not analysis.outside_code(start)):
                 run = []
+                first = False
                 continue
             if run and not text[run[-1][1] : start].isspace():
                 run = []
@@ -104,20 +132,49 @@ def term_uses(text: str) -> tuple[tuple[str, str, int, tuple[int, int]], ...]:
             plain = token.replace("’", "'")
             folded = fold(token)
             letters = sum(char.isalpha() for char in folded)
-            run = [*run[-2:], (start, end, surface(token), plain, folded, folded in FUNCTION_WORDS, letters)]
-            last = run[-1]
+            at_start = first or heading or _after_colon(text, start)
+            first = False
+            item = (start, end, plain, folded, folded in FUNCTION_WORDS, letters, at_start and _capitalised(token))
+            run = [*run[-3:], item]
             if letters >= 2:
-                found.append((folded, last[2], 1, (start, end)))
-            for size in (2, 3):
+                # a single word's leading capital is never a variant on its own: "Go", "Edge" are names too
+                found.append((folded, plain, 1, (start, end), int(_capitalised(token))))
+            for size in (2, 3, 4):
                 if size > len(run):
                     break
                 group = run[-size:]
-                if any(item[5] for item in group) or sum(item[6] for item in group) < 2:
+                if any(item[4] for item in group):
+                    if not _bridged(group) or (size == 3 and _literal_from(run, group)):
+                        continue
+                elif size == 4 or sum(item[5] for item in group) < 2:
                     continue
-                key = "".join(item[4] for item in group)
-                written = " ".join([group[0][2], *(item[3] for item in group[1:])])
-                found.append((key, written, size, (group[0][0], end)))
+                key = "".join(item[3] for item in group)
+                written = " ".join(item[2] for item in group)
+                foldable = sum(1 << index for index, item in enumerate(group) if item[6])
+                found.append((key, written, size, (group[0][0], end), foldable))
     return tuple(found)
+
+
+def _after_colon(text: str, start: int) -> bool:
+    """Whether the word at ``start`` follows a colon ("Step 2: Page table walk"), where a capital may start."""
+    index = start - 1
+    while index >= 0 and text[index] in " \t":
+        index -= 1
+    return index >= 0 and text[index] == ":"
+
+
+def _bridged(group: Sequence[_Item]) -> bool:
+    """Whether ``group`` is a compound bridged by function words: "copy on write", "state of the art"."""
+    ends = (group[0], group[-1])
+    return all(not item[4] and item[5] >= 2 for item in ends) and all(item[4] for item in group[1:-1])
+
+
+def _literal_from(
+    run: Sequence[_Item],
+    group: Sequence[_Item],
+) -> bool:
+    """Whether ``group`` ("end to end") is the tail of the literal phrase "from end to end"."""
+    return len(run) > len(group) and run[-len(group) - 1][3] == "from" and group[1][3] == "to"
 
 
 #: Stands for a function word in the phrase keys of :func:`suspects`: no phrase is made across it.
@@ -164,7 +221,43 @@ def suspects(passages: Sequence[prose.Passage]) -> set[str]:
         for key, form in forms:
             if seen.setdefault(key, form) != form and key in singles:
                 found.add(key)
+    # a compound bridged by function words ("copy on write") beside its hyphenated or joined spelling
+    bridged = _bridged_keys(keys)
+    found |= bridged & singles
+    # a phrase with a word written with and without a capital ("Page Table", "page table")
+    spellings = Counter(map(_fold_cached, {token.replace("’", "'") for token in distinct}))
+    twice = {key for key, count in spellings.items() if count > 1}
+    if twice:
+        blanked = list(map(_BLANKED.get, keys, keys))
+        found |= {
+            a + b for a, b, x, y in zip(blanked, blanked[1:], keys, keys[1:], strict=False) if x in twice or y in twice
+        }
+        found |= {
+            a + b + c
+            for a, b, c, x, y, z in zip(blanked, blanked[1:], blanked[2:], keys, keys[1:], keys[2:], strict=False)
+            if x in twice or y in twice or z in twice
+        }
+        found |= bridged
+        found = {key for key in found if _BLANK not in key}
     return found
+
+
+def _bridged_keys(keys: list[str]) -> set[str]:
+    """The keys of every run of three or four tokens whose inner tokens, and only those, are function words."""
+    words = [key not in FUNCTION_WORDS for key in keys]
+    three = {
+        a + b + c
+        for a, b, c, p, q, r in zip(keys, keys[1:], keys[2:], words, words[1:], words[2:], strict=False)
+        if p and r and not q
+    }
+    four = {
+        a + b + c + d
+        for a, b, c, d, p, q, r, t in zip(
+            keys, keys[1:], keys[2:], keys[3:], words, words[1:], words[2:], words[3:], strict=False
+        )
+        if p and t and not q and not r
+    }
+    return three | four
 
 
 def _may_use(text: str, wanted: set[str]) -> bool:
@@ -173,7 +266,7 @@ def _may_use(text: str, wanted: set[str]) -> bool:
     if not wanted.isdisjoint(keys):
         return True
     pairs, triples = _phrases(keys)
-    return not (wanted.isdisjoint(pairs) and wanted.isdisjoint(triples))
+    return not (wanted.isdisjoint(pairs) and wanted.isdisjoint(triples) and wanted.isdisjoint(_bridged_keys(keys)))
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
@@ -188,15 +281,22 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
 def check_plain(document: Document, context: RuleContext) -> Iterator[Finding]:
     """What :func:`check` finds, the plain way: :func:`term_uses` of every string, every key."""
     passages = prose.of(document, labels=True)
-    yield from _findings(passages, {key for passage in passages for key, *_ in term_uses(passage.text)})
+    yield from _findings(
+        passages, {key for passage in passages for key, *_ in term_uses(passage.text, is_heading(passage))}
+    )
+
+
+def is_heading(passage: prose.Passage) -> bool:
+    """Whether ``passage`` is a title or a label: text that is often in Title Case."""
+    return passage.kind == "label" or passage.pointer.endswith("/title")
 
 
 def _findings(passages: Sequence[prose.Passage], wanted: set[str]) -> Iterator[Finding]:
     by_key: dict[str, list[Use]] = {}
     for passage in passages:
-        for key, written, size, span in term_uses(passage.text):
+        for key, written, size, span, foldable in term_uses(passage.text, is_heading(passage)):
             if key in wanted:
-                by_key.setdefault(key, []).append(Use(written, size, passage.pointer, span, passage.text))
+                by_key.setdefault(key, []).append(Use(written, size, passage.pointer, span, passage.text, foldable))
     covered: dict[str, bytearray] = {}  # per string: 1 at each character of a reported variant
     # shorter terms first: "Client Hello" is the mistake, not also "the Client Hello" around it
     for uses in sorted(by_key.values(), key=lambda u: (min(use.size for use in u), len(u[0].written))):
@@ -213,17 +313,43 @@ def _findings(passages: Sequence[prose.Passage], wanted: set[str]) -> Iterator[F
 
 def _variants(uses: list[Use]) -> list[list[Use]]:
     """The uses of one key grouped by spelling, the most used spelling first (the first written on a tie);
-    empty when the spellings differ only in ways that are no variant."""
-    single = {use.surface for use in uses if use.size == 1}
-    sizes = {use.size for use in uses}
-    if len(single) < 2 and len(sizes) < 2:
+    empty when the spellings differ only in ways that are no variant.
+
+    A use whose capitals a start may explain joins a spelling it matches with some of them made lower
+    case: "Raft" at a sentence start joins "Raft" in mid-sentence, "Page table" there joins "page table",
+    and the title "Prefill B's New Tail" joins "prefill B's new tail". Spellings without such capitals
+    are grouped first, so that an ambiguous use joins what the file writes elsewhere."""
+    groups: list[list[int]] = []  # indices of the uses of each spelling
+    for index in sorted(range(len(uses)), key=lambda index: (uses[index].foldable != 0, index)):
+        use = uses[index]
+        for group in groups:
+            first = uses[group[0]]
+            if first.size == use.size and _same_spelling(first, use):
+                group.append(index)
+                break
+        else:
+            groups.append([index])
+    if len(groups) < 2:
         return []
-    groups: dict[tuple[str, int], list[Use]] = {}
-    for use in uses:
-        if len(sizes) >= 2 or use.size == 1:
-            groups.setdefault((use.surface, use.size), []).append(use)
-    ordered = list(groups.values())  # in order of first use
-    return sorted(ordered, key=len, reverse=True) if len(ordered) >= 2 else []
+    ordered = [[uses[index] for index in sorted(group)] for group in sorted(groups, key=min)]  # by first use
+    return sorted(ordered, key=len, reverse=True)
+
+
+def _same_spelling(a: Use, b: Use) -> bool:
+    """Whether ``a`` and ``b`` are spelt alike but for capitals that a start may explain."""
+    if a.surface == b.surface:
+        return True
+    words_a, words_b = a.surface.split(" "), b.surface.split(" ")
+    if len(words_a) != len(words_b):
+        return False
+    for index, (x, y) in enumerate(zip(words_a, words_b, strict=True)):
+        if x == y:
+            continue
+        x = x[:1].lower() + x[1:] if a.foldable >> index & 1 else x
+        y = y[:1].lower() + y[1:] if b.foldable >> index & 1 else y
+        if x != y:
+            return False
+    return True
 
 
 def _overlaps(use: Use, covered: dict[str, bytearray]) -> bool:
