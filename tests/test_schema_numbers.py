@@ -67,3 +67,13 @@ def test_a_huge_integer_is_quoted_by_its_length() -> None:
     assert quote(10**5000) == "a 5001-digit number"
     assert quote(10**70) == "a 71-digit number"
     assert quote(12) == "12"
+
+
+def test_a_finding_on_a_huge_integer_gets_a_stable_fingerprint() -> None:
+    """Baselines hash the value at a finding's pointer; an integer past 4,300 digits has no decimal text."""
+    from mechlint.adoption import value_hash
+
+    data = {"version": 10**5000}
+    first = value_hash(data, "/version", "")
+    assert first == value_hash({"version": 10**5000}, "/version", "")
+    assert first != value_hash({"version": 10**5000 + 1}, "/version", "")

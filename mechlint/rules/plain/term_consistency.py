@@ -332,7 +332,8 @@ def _variants(uses: list[Use]) -> list[list[Use]]:
     if len(groups) < 2:
         return []
     ordered = [[uses[index] for index in sorted(group)] for group in sorted(groups, key=min)]  # by first use
-    return sorted(ordered, key=len, reverse=True)
+    # the most used first; on a tie, a spelling whose every capital a start explains is the rule
+    return sorted(ordered, key=lambda group: (len(group), all(use.foldable for use in group)), reverse=True)
 
 
 def _same_spelling(a: Use, b: Use) -> bool:
