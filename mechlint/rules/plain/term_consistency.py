@@ -24,7 +24,9 @@ numbers. Target and state labels count too.
 The spelling the file uses most is taken as the rule; each other spelling is
 one finding, at its first use, quoting the file's own text ("Client Hello"
 once beside "ClientHello" three times: one finding, at "Client Hello"). On a
-tie, the spelling written first is the rule and the later one is reported.
+tie, a spelling whose every capital a start explains is the rule ("Page
+table" at a sentence start over "Page Table" in mid-sentence), and otherwise
+the spelling written first; the other one is reported.
 A longer phrase around a reported variant ("the Client Hello") is not
 reported again.
 """
