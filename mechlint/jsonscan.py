@@ -27,6 +27,27 @@ _LITERALS = (("true", 4), ("false", 5), ("null", 4))
 _MAX_INT_DIGITS = 4000
 
 
+class LongInt(int):
+    """An integer too long for Python's decimal text: ``repr`` and ``str`` give its length, not a ValueError,
+    so that a message that shows the value (jsonschema's "… is less than the minimum") still reads."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"a {digit_count(self)}-digit number"
+
+    __str__ = __repr__
+
+
+def digit_count(value: int) -> int:
+    """How many decimal digits ``abs(value)`` has, without converting it to a string."""
+    value = abs(value)
+    if value == 0:
+        return 1
+    estimate = int(value.bit_length() * 0.30102999566398120)  # log10(2)
+    return estimate + 1 if value >= 10**estimate else estimate
+
+
 def parse_int(text: str) -> int:
     """A JSON integer of any length (``-`` and digits), without the interpreter's digit limit."""
     if len(text) <= _MAX_INT_DIGITS:
@@ -34,7 +55,7 @@ def parse_int(text: str) -> int:
     negative = text.startswith("-")
     digits = text[1:] if negative else text
     value = _int_of_digits(digits)
-    return -value if negative else value
+    return LongInt(-value if negative else value)
 
 
 def _int_of_digits(digits: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from mechlint.jsonscan import pointer_join
+from mechlint.jsonscan import digit_count, pointer_join
 
 if TYPE_CHECKING:
     from mechlint.document import Document
@@ -115,15 +115,6 @@ def quote(value: Any, limit: int = 60) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
-
-
-def digit_count(value: int) -> int:
-    """How many decimal digits ``abs(value)`` has, without converting it to a string."""
-    value = abs(value)
-    if value == 0:
-        return 1
-    estimate = int(value.bit_length() * 0.30102999566398120)  # log10(2)
-    return estimate + 1 if value >= 10**estimate else estimate
 
 
 def readable_path(pointer: str) -> str:

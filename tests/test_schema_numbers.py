@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from mechlint.engine import lint_bytes
-from mechlint.jsonscan import parse_int
-from mechlint.views import digit_count, quote
+from mechlint.jsonscan import digit_count, parse_int
+from mechlint.views import quote
 
 from .test_corpus import BLOG, CORPUS, GC
 
@@ -77,3 +77,29 @@ def test_a_finding_on_a_huge_integer_gets_a_stable_fingerprint() -> None:
     first = value_hash(data, "/version", "")
     assert first == value_hash({"version": 10**5000}, "/version", "")
     assert first != value_hash({"version": 10**5000 + 1}, "/version", "")
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("-1" + "0" * 5000, "got a 5001-digit number"),
+        ("1" + "0" * 5000, None),
+    ],
+)
+def test_a_long_integer_that_breaks_a_bound_is_described_not_a_crash(value: str, says: str | None) -> None:
+    original = json.loads((CORPUS / BLOG / GC).read_text(encoding="utf-8"))
+    duration = original["scenarios"][0]["steps"][0]["duration"]
+    results = found(text_with(value, f'"duration": {duration}'))
+    assert [rule for rule, _, _ in results] == (["schema/violation"] if says else [])
+    if says:
+        assert results[0][1] == "/scenarios/0/steps/0/duration"
+        assert results[0][2].endswith(says)
+
+
+def test_a_long_integer_where_a_string_belongs_is_described() -> None:
+    original = (CORPUS / BLOG / GC).read_text(encoding="utf-8")
+    title = '"title": "Mark and sweep frees what the program cannot reach"'
+    assert original.count(title) == 1
+    [(rule, pointer, message)] = found(original.replace(title, '"title": ' + "9" * 6000).encode())
+    assert (rule, pointer) == ("schema/violation", "/title")
+    assert "6000-digit number" in message
