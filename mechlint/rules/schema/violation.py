@@ -10,6 +10,11 @@ keys one object lacks are one finding; and a document that is not a mechanism
 at all (``{"a": 1}``) is one finding that lists what it lacks. The finding
 points at the value that is wrong, at the unknown key, or at the object that
 lacks a key.
+
+The schema means what JSON Schema means: a ``pattern`` is an ECMA-262
+regular expression (2020-12, §6.3.3), so ``$`` is the end of the string and a
+digest followed by a newline does not match ``^[0-9a-f]{64}$``; an integer
+is an integer at any length, and ``1.0`` is the integer 1.
 """
 
 from __future__ import annotations
