@@ -179,7 +179,7 @@ def in_process(files: list[tuple[str, bytes]], repeats: int) -> list[Pair]:
     for module, fast, plain in (
         (word_choice, "prose.Joined.split (one search of the joined prose)", "the word list on each string"),
         (passive_voice, "prose.Joined.having (strings with a form of 'be')", "passives of every string"),
-        (term_consistency, "suspects and _may_use", "term_uses of every string, every key"),
+        (term_consistency, "suspects and may_use", "term_uses of every string, every key"),
     ):
         rule = module.__name__.rpartition(".")[2].replace("_", "-")
         add(

@@ -163,13 +163,27 @@ def value_hash(data: Any, pointer: str, fallback: str, memo: dict[str, str] | No
             found = False
             break
     if found:
-        text = json.dumps(node, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+        try:
+            text = json.dumps(node, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+        except ValueError:  # an integer past Python's 4,300-digit limit for decimal text: hashed in hex
+            text = json.dumps(_huge_ints_in_hex(node), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     else:
         text = re.sub(r"\d+", "#", fallback)
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     if memo is not None and found and data is not None:
         memo[pointer] = digest
     return digest
+
+
+def _huge_ints_in_hex(node: Any) -> Any:
+    """``node`` with each integer written as hex text, which has no length limit (``"0x1f…"``)."""
+    if isinstance(node, dict):
+        return {key: _huge_ints_in_hex(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_huge_ints_in_hex(value) for value in node]
+    if isinstance(node, int) and not isinstance(node, bool):
+        return hex(node)
+    return node
 
 
 def _element_name(element: Any) -> str:

@@ -106,12 +106,11 @@ def check_schema(data: Any, schema_name: str, path: Path, text: str) -> None:
     fast = shipped(schema_name)
     if fast is not None and fast(data):
         return  # valid; jsonschema is imported only to explain a mistake
-    from jsonschema import Draft202012Validator
-
+    from mechlint.ecmavalidator import validator_class
     from mechlint.resources import schema
     from mechlint.schema_errors import describe_errors
 
-    validator = Draft202012Validator(schema(schema_name))
+    validator = validator_class()(schema(schema_name))
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     for finding in describe_errors(errors, rule_id=""):  # only its message is kept, in a ConfigError
         problem = finding.message.replace("the document", "the file")

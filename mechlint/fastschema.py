@@ -3,7 +3,9 @@
 ``compile_schema(schema)`` returns a function ``instance -> bool`` that says
 whether the instance is valid, with the same semantics as jsonschema's
 Draft 2020-12 validator for the keywords it supports (types as jsonschema
-sees them, ``pattern`` with Python's ``re.search``). Each subschema becomes
+sees them, ``pattern`` as ECMA-262 means it, translated by
+:mod:`mechlint.ecmaregex`; a pattern it cannot translate, such as one with
+``\\p{…}``, makes the schema unsupported). Each subschema becomes
 one small Python function, generated once per run and executed by the
 interpreter like hand-written code. A schema that uses any other keyword
 raises :class:`Unsupported`, and the caller then always uses jsonschema.
@@ -127,7 +129,7 @@ class _Generator:
             kind, op = _SIZES[keyword]
             return [f"if isinstance(v, {kind}) and len(v) {op} {int(value)}: return False"]
         if keyword == "pattern":
-            return [f"if isinstance(v, str) and {self.constant(re.compile(value))}.search(v) is None: return False"]
+            return [f"if isinstance(v, str) and {self.constant(_regex(value))}.search(v) is None: return False"]
         if keyword in _BOUNDS:
             number = self.constant(value)
             return [
@@ -144,7 +146,7 @@ class _Generator:
 
     def members(self, schema: dict[str, Any]) -> list[str]:
         properties = {key: self.compile(sub) for key, sub in schema.get("properties", {}).items()}
-        patterns = [(re.compile(p), self.compile(sub)) for p, sub in schema.get("patternProperties", {}).items()]
+        patterns = [(_regex(p), self.compile(sub)) for p, sub in schema.get("patternProperties", {}).items()]
         extra = self.compile(schema["additionalProperties"]) if "additionalProperties" in schema else None
         table = self.constant(properties)
         self.tables.append(table)
@@ -158,6 +160,18 @@ class _Generator:
         if extra is not None:
             lines.append(f"        if p is None and not m and not {extra}(i): return False")
         return lines
+
+
+def _regex(pattern: Any) -> re.Pattern[str]:
+    """An ECMA-262 ``pattern`` compiled with its meaning; :class:`Unsupported` when it cannot be."""
+    from mechlint.ecmaregex import UnsupportedPattern, translate
+
+    if not isinstance(pattern, str):
+        raise Unsupported(f"the pattern {pattern!r}")
+    try:
+        return re.compile(translate(pattern))
+    except (UnsupportedPattern, re.error) as error:
+        raise Unsupported(str(error)) from None
 
 
 def _literal(value: Any) -> str:

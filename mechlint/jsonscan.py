@@ -22,15 +22,49 @@ _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _NON_JSON_WORDS = ("NaN", "-NaN", "Infinity", "-Infinity", "+Infinity")
 _LITERALS = (("true", 4), ("false", 5), ("null", 4))
-# Python refuses to convert integers longer than this (CVE-2020-10735); longer
-# ones are kept as floats so that the schema can say what is wrong with them.
+# Python refuses to convert integers longer than 4,300 digits in one go (CVE-2020-10735: the conversion is
+# quadratic). A JSON integer of any length is still an integer: longer ones are converted in halves.
 _MAX_INT_DIGITS = 4000
 
 
-def parse_int(text: str) -> int | float:
-    if len(text) > _MAX_INT_DIGITS:
-        return float(text)
-    return int(text)
+class LongInt(int):
+    """An integer too long for Python's decimal text: ``repr`` and ``str`` give its length, not a ValueError,
+    so that a message that shows the value (jsonschema's "… is less than the minimum") still reads."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"a {digit_count(self)}-digit number"
+
+    __str__ = __repr__
+
+
+def digit_count(value: int) -> int:
+    """How many decimal digits ``abs(value)`` has, without converting it to a string."""
+    value = abs(value)
+    if value == 0:
+        return 1
+    estimate = int(value.bit_length() * 0.30102999566398120)  # log10(2)
+    return estimate + 1 if value >= 10**estimate else estimate
+
+
+def parse_int(text: str) -> int:
+    """A JSON integer of any length (``-`` and digits), without the interpreter's digit limit."""
+    if len(text) <= _MAX_INT_DIGITS:
+        return int(text)
+    negative = text.startswith("-")
+    digits = text[1:] if negative else text
+    value = _int_of_digits(digits)
+    return LongInt(-value if negative else value)
+
+
+def _int_of_digits(digits: str) -> int:
+    if len(digits) <= _MAX_INT_DIGITS:
+        return int(digits)
+    half = len(digits) // 2
+    low = len(digits) - half
+    scale: int = 10**low
+    return _int_of_digits(digits[:half]) * scale + _int_of_digits(digits[half:])
 
 
 class JsonSyntaxError(Exception):

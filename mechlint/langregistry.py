@@ -33,6 +33,12 @@ class Codes:
     def __contains__(self, code: object) -> bool:
         return isinstance(code, str) and code.isalnum() and f" {code} " in self._text
 
+    def starting_with(self, start: str) -> list[str]:
+        """The codes that begin with ``start`` (lower case, letters and digits), in the table's order."""
+        if not start.isalnum():
+            return []
+        return re.findall(rf" ({re.escape(start)}[a-z0-9]*)(?= )", self._text)
+
 
 class Registry(Record):
     file_date: str
@@ -44,6 +50,12 @@ class Registry(Record):
     def names(self) -> dict[str, str]:
         """Single-word English language names → subtag (``"english"`` → ``"en"``), read on first use."""
         return _names()
+
+    @property
+    def alpha3(self) -> dict[str, str]:
+        """ISO 639-2/3 three-letter codes of languages registered by their two-letter code (``"eng"`` →
+        ``"en"``, ``"ger"`` → ``"de"``), read on first use."""
+        return _alpha3()
 
 
 def _read(name: str) -> Any:
@@ -69,6 +81,11 @@ def _names() -> dict[str, str]:
     return dict(_read("names.json"))
 
 
+@cache
+def _alpha3() -> dict[str, str]:
+    return dict(_read("alpha3.json"))
+
+
 def unregistered(tag: Tag) -> list[str]:
     """Sentences naming each subtag of a well-formed ``tag`` that the registry lacks or that is out of place."""
     if tag.grandfathered or not tag.language:
@@ -81,6 +98,11 @@ def unregistered(tag: Tag) -> list[str]:
             found.append(
                 f"the language subtag {tag.language!r} is well-formed but not registered "
                 "(no language subtag of 4 to 8 letters is; use the 2- or 3-letter code)"
+            )
+        elif language in table.alpha3:
+            found.append(
+                f"the language subtag {tag.language!r} is not registered: it is the ISO 639-2/3 code of a "
+                f"language that BCP 47 writes with its two-letter code, {table.alpha3[language]!r}"
             )
         else:
             found.append(f"the language subtag {tag.language!r} is not registered")
@@ -109,12 +131,32 @@ def _preferred(kind: str, subtag: str) -> str:
 
 
 def _likely_language(word: str) -> str:
-    """A registered language subtag for ``word``: itself, its preferred value, or the subtag of its name."""
+    """A registered language subtag for ``word``: itself, its preferred value, the two-letter code of an
+    ISO 639-2/3 code (``xho`` → ``xh``), or the subtag of its name."""
     table = registry()
     lowered = word.lower()
     if lowered in table.subtags["language"]:
         return _preferred("language", lowered) or lowered
-    return table.names.get(lowered, word)
+    return table.alpha3.get(lowered) or table.names.get(lowered, word)
+
+
+def likely_variant(variant: str) -> str | None:
+    """The registered variant an unregistered one most likely means: the one that shares the longest start
+    with it (``oxford`` → ``oxendict``, at least two characters), or the nearest by edit distance; None when
+    no single one stands out."""
+    from mechlint.lookalike import closest
+
+    lowered = variant.lower()
+    registered = registry().subtags["variant"]
+    if lowered in registered:
+        return lowered
+    for length in range(len(lowered), 1, -1):
+        sharing = registered.starting_with(lowered[:length])
+        if len(sharing) == 1:
+            return sharing[0]
+        if sharing:
+            return closest(lowered, sharing)
+    return closest(lowered, registered.starting_with(""))
 
 
 def _repaired(text: str) -> str:
@@ -160,7 +202,7 @@ def _preferred_subtags(tag: Tag) -> Tag:
     if region:
         region = _preferred("region", region) or COMMON_REGION_MISTAKES.get(region.lower(), region)
     script = _preferred("script", tag.script) or tag.script if tag.script else ""
-    variants = tuple(_preferred("variant", v) or v for v in tag.variants)
+    variants = tuple(_preferred("variant", v) or likely_variant(v) or v for v in tag.variants)
     return Tag(language, extlangs, script, region, variants, tag.extensions, tag.private)
 
 

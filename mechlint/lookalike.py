@@ -13,6 +13,7 @@ import difflib
 import unicodedata
 from functools import lru_cache
 
+from mechlint.charnames import char_name
 from mechlint.views import quote
 
 # Cyrillic and Greek letters drawn like a Latin letter, and dashes drawn like a hyphen-minus, in common fonts
@@ -64,7 +65,7 @@ def odd_characters(text: str) -> list[str]:
     for char in dict.fromkeys(text):
         if char.isascii() and char.isprintable():
             continue
-        name = unicodedata.name(char, "an unnamed character")
+        name = char_name(char)
         shown = skeleton(char)
         if not shown:
             described.append(f"U+{ord(char):04X} {name} (invisible)")

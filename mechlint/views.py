@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from mechlint.jsonscan import pointer_join
+from mechlint.jsonscan import digit_count, pointer_join
 
 if TYPE_CHECKING:
     from mechlint.document import Document
@@ -104,6 +104,8 @@ def quote(value: Any, limit: int = 60) -> str:
     if isinstance(value, bool) or value is None:
         return {True: "true", False: "false", None: "null"}[value]
     if isinstance(value, int):
+        if value.bit_length() > 4 * limit:  # str() of a huge integer is slow, and refused past 4,300 digits
+            return f"a {digit_count(value)}-digit number"
         text = str(value)
         return text if len(text) <= limit else f"a {len(text)}-digit number"
     if isinstance(value, float):

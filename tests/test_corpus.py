@@ -2,20 +2,25 @@
 
 ``tests/corpus/`` holds mechanisms on subjects other than caching (a TCP
 handshake, a Raft election, DNS, TLS 1.3, a B-tree insert, mark and sweep,
-HTTP/2 flow control, a hash ring, TLS tickets, HTTP keep-alive) and the source
-files they pin, as they were when pinned. The module builds one git
+HTTP/2 flow control, a hash ring, TLS tickets, HTTP keep-alive; for issue 26 a
+write-ahead log, a Bloom filter, a token bucket, and three caches: a DNS stub
+resolver's cache with a time to live, a CPU cache line fill, a build cache)
+and the source files they pin, as they were when pinned. The module builds one git
 repository from it with a history: drafts before the pinned articles, an
 article renamed after it was pinned, an edit reverted, a migration that
 freezes two illustrations under ``research/<name>/before/`` and changes the
-originals, and a later commit that deletes one frozen copy and one notes
-file. So the clean files need history to pass.
+originals, and a later commit that deletes one frozen copy and two notes
+files. So the clean files need history to pass.
 
 Every clean file must give no warning and no error, and no note except the
 ones the catalogue says are right (``provenance/frozen-resolved`` for a pinned
 file that is gone). Each mutant in ``MUTANTS`` is one small edit of one clean
 file; it must give exactly the findings listed (rule id and pointer) beyond
 those of its clean file, on the line of the mutant text named by ``at``.
-Adding a case needs no code: a row of the table.
+Adding a case needs no code: a row of the table. ``MUTANTS_26`` holds the
+rows of issue 26 (term variants, acronyms, schema patterns and numbers,
+messages, and the compare step and provenance cases whose verdict needs
+another branch's work: those are marked ``needs(n)``, a strict xfail).
 """
 
 from __future__ import annotations
@@ -51,7 +56,15 @@ H2 = "2026-05-06_http2-flow-control/mechanisms/stream-window.json"
 RING = "2026-05-20_consistent-hashing/mechanisms/add-a-server.json"
 TICKET = "2026-06-03_tls-session-resumption/mechanisms/ticket-resumption.json"
 KEEP = "2026-06-17_http-keep-alive/mechanisms/keep-alive.json"
-CLEAN = (TCP, RAFT, DNS, TLS, BTREE, GC, H2, RING, TICKET, KEEP)
+WAL = "2026-07-01_write-ahead-log/mechanisms/commit-and-crash.json"
+BLOOM = "2026-07-15_bloom-filter/mechanisms/membership-test.json"
+BUCKET = "2026-07-29_token-bucket/mechanisms/rate-limit.json"
+RESOLVER = "2026-08-12_dns-cache-ttl/mechanisms/cached-answer.json"
+LINE = "2026-08-26_cache-line-fill/mechanisms/line-fill.json"
+BUILD = "2026-09-09_build-cache/mechanisms/cached-compile.json"
+#: The subjects of issue 26's round: three caches (with store0 and reuse0) and three mechanisms that are not.
+ROUND_26 = (WAL, BLOOM, BUCKET, RESOLVER, LINE, BUILD)
+CLEAN = (TCP, RAFT, DNS, TLS, BTREE, GC, H2, RING, TICKET, KEEP, *ROUND_26)
 
 TCP_POST = BLOG + "2026-02-03_tcp-handshake/post.md"
 DNS_POST = BLOG + "2026-03-04_dns-resolution/post.md"
@@ -68,7 +81,9 @@ MIGRATED = (
     BLOG + "2026-04-01_b-tree-insert/illustrations/split.svg",
 )
 #: Pinned files deleted from the working tree after they were pinned.
-DELETED = (FROZEN + MIGRATED[1], BLOG + "2026-02-17_raft-leader-election/notes/timeouts.md")
+#: Notes pinned by no clean file, deleted later: a mutant cites them (issue 26, point 5: a gone source).
+GONE_NOTES = BLOG + "2026-07-15_bloom-filter/notes/false-positives.md"
+DELETED = (FROZEN + MIGRATED[1], BLOG + "2026-02-17_raft-leader-election/notes/timeouts.md", GONE_NOTES)
 #: A "frozen copy" whose bytes never were at its original path.
 FALSE_COPY = FROZEN + BLOG + "2026-03-18_tls-13-handshake/post.md"
 FALSE_COPY_BYTES = b"# The TLS 1.3 handshake, retold\n"
@@ -83,6 +98,17 @@ EXPECTED_NOTES = {
 def point(n: int, what: str = "") -> pytest.MarkDecorator:
     """The numbered point of issue 13 a case covers (select them with ``-m issue13``)."""
     return pytest.mark.issue13(n, what)
+
+
+def p26(n: int, what: str = "") -> pytest.MarkDecorator:
+    """The numbered point of issue 26 a case covers (select them with ``-m issue26``)."""
+    return pytest.mark.issue26(n, what)
+
+
+def needs(n: int) -> pytest.MarkDecorator:
+    """A case whose right verdict needs issue 26 point ``n``, built on another branch: it fails until that
+    work merges, then XPASS fails, and the mark goes."""
+    return pytest.mark.xfail(strict=True, reason=f"needs issue 26 point {n} (other branch)")
 
 
 def FALSE_ALARM(what: str) -> pytest.MarkDecorator:
@@ -246,6 +272,7 @@ def blinking(doc: Any) -> Any:
          "state": state}
         for i in range(8)
     ]  # fmt: skip
+
     doc["scenarios"].append({"id": "blink", "title": "Blink", "description": "A fast blink.", "initial": state,
                              "unselected": [], "steps": steps})  # fmt: skip
     return doc
@@ -447,6 +474,203 @@ MUTANTS = [
 ]  # fmt: skip
 
 
+def sha_of(relative: str) -> str:
+    return sha((CORPUS / relative).read_bytes())
+
+
+WAL_POST = BLOG + "2026-07-01_write-ahead-log/post.md"
+BLOOM_POST = BLOG + "2026-07-15_bloom-filter/post.md"
+#: The description of the WAL file with its acronym defined in the plural and used in the singular.
+WAL_PLURAL = (
+    "The database appends each change to one of its write-ahead logs (WALs) before it changes the page on "
+    "disk. After a crash, it replays the WAL."
+)
+LONG = "1" + "0" * 5000  # an integer longer than Python's 4,300-digit conversion limit
+
+
+def gone_source(doc: Any) -> Any:
+    """A second source: notes that a later commit deleted from the working tree (not a frozen copy)."""
+    doc["sources"].append(
+        {"path": GONE_NOTES, "sha256": sha_of(GONE_NOTES), "description": "The notes on the rate of false positives."}
+    )
+    return doc
+
+
+#: Issue 26: text read for what the author meant. Each row of kind "control" (no finding) is careful text
+#: that looks suspicious; rows marked ``needs(n)`` wait for another branch's work on point n.
+MUTANTS_26 = [
+    # -- point 2: a capital in mid-sentence is part of the spelling; compounds with function words
+    Mutant("title-case-in-mid-sentence", WAL, text("appends its change to the log.",
+           "appends its change to the Write-Ahead Log."),
+           [("plain/term-consistency", "/scenarios/0/steps/0/description")], at="Write-Ahead Log",
+           says='"Write-Ahead" is a variant of "write-ahead"', marks=(p26(2),)),
+    Mutant("proper-name-in-lower-case", BLOOM, put("/limitations/0",
+           "The diagram does not show how the size of the array sets the rate of false positives of a bloom filter."),
+           [("plain/term-consistency", "/limitations/0")], says='"bloom filter" is a variant of "Bloom filter"',
+           marks=(p26(2),)),
+    Mutant("proper-name-all-capitals-words", BLOOM, put("/limitations/0", "A Bloom Filter of ten bits fills fast."),
+           [("plain/term-consistency", "/limitations/0")], says='"Bloom Filter" is a variant of "Bloom filter"',
+           marks=(p26(2),)),
+    Mutant("title-case-stub-resolver", RESOLVER, text("so the stub resolver sends", "so the Stub Resolver sends"),
+           [("plain/term-consistency", "/scenarios/0/steps/0/description")], at="Stub Resolver", marks=(p26(2),)),
+    Mutant("title-case-recursive-resolver", RESOLVER, text("No query goes upstream.",
+           "No query goes to the Recursive Resolver."),
+           [("plain/term-consistency", "/scenarios/0/steps/3/description")], at="Recursive Resolver", marks=(p26(2),)),
+    Mutant("title-case-build-tool", BUILD, text("The build tool keeps each object file",
+           "The Build Tool keeps each object file"),
+           [("plain/term-consistency", "/description")], at="Build Tool", says='"Build Tool"', marks=(p26(2),)),
+    Mutant("title-case-object-file", BUILD, text("The tool copies the stored object file.",
+           "The tool copies the stored Object File."),
+           [("plain/term-consistency", "/scenarios/0/steps/2/description")], at="Object File", marks=(p26(2),)),
+    Mutant("title-case-cached-line", LINE, text("from the cached line.", "from the Cached Line."),
+           [("plain/term-consistency", "/scenarios/0/steps/2/description")], at="Cached Line", marks=(p26(2),)),
+    Mutant("title-case-with-a-function-word", WAL, text("The page on disk still holds", "The Page on Disk still holds"),
+           [("plain/term-consistency", "/scenarios/0/steps/1/description")], at="Page on Disk", marks=(p26(2),)),
+    Mutant("hyphenated-time-to-live", RESOLVER, put("/limitations/0",
+           "The diagram does not show negative answers or an entry whose time-to-live runs out."),
+           [("plain/term-consistency", "/limitations/0")], says='"time-to-live" is a variant of "time to live"',
+           marks=(p26(2),)),
+    Mutant("spaced-point-in-time", WAL, text("The database crashes and starts again.",
+           "At a point in time, the database crashes."),
+           [("plain/term-consistency", "/scenarios/0/steps/2/description")], at="point in time",
+           says='"point in time" is a variant of "point-in-time"', marks=(p26(2),)),
+    Mutant("spaced-write-ahead", WAL, text("to a write-ahead log (WAL)", "to a write ahead log (WAL)"),
+           [("plain/term-consistency", "/description")], at="write ahead log"),
+    Mutant("hyphenated-token-bucket", BUCKET, put("/limitations/0",
+           "The diagram does not show a token-bucket for each client."),
+           [("plain/term-consistency", "/limitations/0")], says='"token-bucket"'),
+    Mutant("hyphenated-stub-resolver", RESOLVER, text("and the stub resolver keeps the answer.",
+           "and the stub-resolver keeps the answer."),
+           [("plain/term-consistency", "/alt")], at="stub-resolver"),
+    Mutant("undefined-wal", WAL, text("to a write-ahead log (WAL) before", "to a WAL before"),
+           [("plain/undefined-acronym", "/description")], says='"WAL"'),
+    Mutant("undefined-ttl", RESOLVER, text("its time to live (TTL).", "its TTL."),
+           [("plain/undefined-acronym", "/description")], says='"TTL"'),
+    Mutant("undefined-lru", LINE, text("does not show eviction,", "does not show LRU eviction,"),
+           [("plain/undefined-acronym", "/limitations/0")], says='"LRU"'),
+    Mutant("undefined-plural", LINE, put("/limitations/-", "The diagram does not show the TLBs."),
+           [("plain/undefined-acronym", "/limitations/1")], says='"TLB"'),
+    # controls for point 2
+    Mutant("capital-at-a-sentence-start", RESOLVER, put("/limitations/-", "Stub resolver caches stay small."), [],
+           marks=(p26(2),)),
+    Mutant("title-case-label", RESOLVER, put("/targets/stub/label", "Stub Resolver"), [], marks=(p26(2),)),
+    Mutant("title-case-step-title", RESOLVER, put("/scenarios/0/steps/0/title", "Ask the Recursive Resolver"), [],
+           marks=(p26(2),)),
+    Mutant("title-case-scenario-title", BLOOM, put("/scenarios/0/title", "Add Two Words, Test a Third"), [],
+           marks=(p26(2),)),
+    Mutant("capital-after-a-colon", BUILD, put("/limitations/0",
+           "Not shown: Build tool caches that a remote machine shares."), [], marks=(p26(2),)),
+    Mutant("proper-name-in-mid-sentence", BLOOM, put("/limitations/-", "Burton Bloom described the filter in 1970."),
+           [], marks=(p26(2),)),
+    Mutant("from-end-to-end-is-a-phrase", BUCKET, put("/limitations/0",
+           "The diagram does not show an end-to-end limit that follows each request from end to end."),
+           [], marks=(p26(2),)),
+    Mutant("function-word-at-the-end", BUCKET, put("/limitations/0",
+           "The setup has one client. The server sets up one bucket."), [], marks=(p26(2),)),
+    Mutant("compound-at-a-sentence-start", RESOLVER, text("The TTL of 300 seconds is an example.",
+           "Time to live: 300 seconds, as an example."),
+           [], marks=(p26(2),)),
+    Mutant("title-case-step-title-with-a-term", BUILD, put("/scenarios/0/steps/1/title", "Same Inputs, Same Key"), [],
+           marks=(p26(2),)),
+    Mutant("title-case-label-of-a-term", BUILD, put("/targets/cache/label", "Build Cache"), [], marks=(p26(2),)),
+    Mutant("a-phrase-with-a-function-word-inside", BUCKET, put("/limitations/-",
+           "The timer may drift from time to time."),
+           [], marks=(p26(2),)),
+    Mutant("a-product-name-in-mid-sentence", BLOOM, put("/limitations/-",
+           "Google Chrome once checked web addresses with a Bloom filter."),
+           [], marks=(p26(2),)),
+    Mutant("acronym-defined-in-the-plural", WAL, put("/description", WAL_PLURAL), [], marks=(p26(2),)),
+    Mutant("acronym-used-in-the-plural", RESOLVER, put("/limitations/0",
+           "The diagram does not show negative answers or entries whose TTLs run out."),
+           [], marks=(p26(2),)),
+    # -- point 3: the schema means what JSON Schema means
+    Mutant("digest-with-a-newline", WAL, put("/sources/0/sha256", sha_of(WAL_POST) + "\n"),
+           [("schema/violation", "/sources/0/sha256")], marks=(p26(3),)),
+    Mutant("digest-with-a-newline-and-a-wrong-path", BLOOM, lambda doc: put("/sources/0/sha256",
+           sha_of(BLOOM_POST) + "\n")(
+               put("/sources/0/path", BLOG + "2026-07-15_bloom-filter/psot.md")(doc)),
+           [("schema/violation", "/sources/0/sha256"), ("provenance/missing-source", "/sources/0/path")],
+           marks=(p26(3), needs(4))),
+    Mutant("version-of-5001-digits", BLOOM, text('"version": 1,', f'"version": 2{LONG[1:]},'),
+           [("schema/unsupported-version", "/version")], says="a 5001-digit number", marks=(p26(3),)),
+    Mutant("version-one-and-a-half", BLOOM, put("/version", 1.5), [("schema/violation", "/version")]),
+    Mutant("version-written-1-0", BLOOM, text('"version": 1,', '"version": 1.0,'), [], marks=(p26(3,
+           "1.0 is the integer 1"),)),
+    Mutant("duration-of-5001-digits", WAL, text('"duration": 5500', f'"duration": {LONG}'), [], marks=(p26(3),)),
+    # -- point 6: messages
+    Mutant("malformed-key-whose-id-follows", BUCKET, put("/targets/refill timer", {"id": "mechanism-refill-timer",
+           "kind": "node", "label": "Refill timer"}),
+           [("schema/violation", "/targets/refill timer"), ("reference/unused-target", "/targets/refill timer")],
+           marks=(p26(6),)),
+    Mutant("malformed-key-with-another-id", BUCKET, put("/targets/refill timer", {"id": "mechanism-timer",
+           "kind": "node", "label": "Refill timer"}),
+           [("reference/id-mismatch", "/targets/refill timer/id"), ("schema/violation", "/targets/refill timer"),
+            ("reference/unused-target", "/targets/refill timer")],
+           says='rename it to "refill-timer" and give the target the id "mechanism-refill-timer"', marks=(p26(6),)),
+    Mutant("id-of-another-target", RESOLVER, put("/targets/entry/id", "mechanism-cache"),
+           [("reference/id-mismatch", "/targets/entry/id")], at='"mechanism-cache"', says='expected "mechanism-entry"'),
+    Mutant("language-iso-639-2", LINE, put("/language", "eng"), [("a11y/language", "/language")],
+           says='did you mean "en"?',
+           marks=(p26(6),)),
+    Mutant("language-iso-639-2-with-region", LINE, put("/language", "eng-GB"), [("a11y/language", "/language")],
+           says='did you mean "en-GB"?', marks=(p26(6),)),
+    Mutant("language-xhosa-three-letters", LINE, put("/language", "xho-ZA"), [("a11y/language", "/language")],
+           says='did you mean "xh-ZA"?', marks=(p26(6),)),
+    Mutant("language-bibliographic-code", LINE, put("/language", "ger"), [("a11y/language", "/language")],
+           says='did you mean "de"?', marks=(p26(6),)),
+    Mutant("language-unregistered-variant", LINE, put("/language", "en-GB-oxford"), [("a11y/language", "/language")],
+           says='did you mean "en-GB-oxendict"?', marks=(p26(6),)),
+    Mutant("language-registered-variant", LINE, put("/language", "en-GB-oxendict"), [], marks=(p26(6),)),
+    Mutant("language-scottish-english", LINE, put("/language", "en-scotland"), []),
+    Mutant("label-of-an-em-space", BUILD, put("/targets/cache/label", "\u2003"), [("a11y/label-missing",
+           "/targets/cache/label")],
+           says="only white space (U+2003 EM SPACE)", marks=(p26(6),)),
+    Mutant("label-of-spaces", BUILD, put("/targets/cache/label", "   "), [("a11y/label-missing",
+           "/targets/cache/label")],
+           says="only white space (U+0020 SPACE)", marks=(p26(6),)),
+    Mutant("label-of-a-control-character", BUILD, put("/targets/cache/label", "\u001f"),
+           [("a11y/label-missing", "/targets/cache/label")], says="U+001F INFORMATION SEPARATOR ONE", marks=(p26(6),)),
+    Mutant("label-of-a-zero-width-space", BUILD, put("/targets/cache/label", "\u200b"),
+           [("a11y/label-missing", "/targets/cache/label")], says="no visible character (U+200B ZERO WIDTH SPACE)",
+           marks=(p26(6),)),
+    Mutant("label-of-a-symbol", LINE, put("/targets/line/label", "Line 0x1000 …"), []),
+    # -- point 1 (other branch): the compare step read for its meaning
+    Mutant("never-compares-the-key", RESOLVER,
+           text("The resolver looks up the name and type among its cached keys and finds them.",
+                                                    "The resolver never compares the key; it trusts the entry."),
+           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/3")], marks=(p26(1), needs(1))),
+    Mutant("hypothetical-compare", LINE, text("The cache compares its tag with the stored tag, and the two are equal.",
+                                              "If the tags were equal, the load would hit."),
+           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/2")], marks=(p26(1), needs(1))),
+    Mutant("skips-the-key-check", BUILD, text("The new key matches the stored key 3f9a.",
+           "The tool skips the key check."),
+           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/2")], marks=(p26(1), needs(1))),
+    Mutant("compares-an-age-not-a-key", RESOLVER,
+           text("The resolver looks up the name and type among its cached keys and finds them.",
+                                                       "The resolver compares the age of the entry with its TTL."),
+           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/3")], marks=(p26(1),)),
+    Mutant("hashes-to-the-same-key", BUILD, text("The new key matches the stored key 3f9a.",
+           "The same inputs hash to the same key."),
+           [], marks=(p26(1), needs(1))),
+    Mutant("question-title", RESOLVER, lambda doc: put("/scenarios/0/steps/2/title", "Do the keys match?")(
+               put("/scenarios/0/steps/2/description", "Ten seconds later, the same query comes in.")(doc)),
+           [], marks=(p26(1),)),
+    Mutant("lookup-by-key-succeeds", RESOLVER,
+           text("The resolver looks up the name and type among its cached keys and finds them.",
+                                                    "The lookup by key succeeds."), [], marks=(p26(1),)),
+    # -- points 4 and 5 (other branches): provenance
+    Mutant("gone-source", BLOOM, gone_source, [("provenance/gone-source", "/sources/1/path")],
+           marks=(p26(5), needs(5))),
+    Mutant("mistyped-path-and-upper-case-digest", WAL, lambda doc: put("/sources/0/sha256", sha_of(WAL_POST).upper())(
+               put("/sources/0/path", BLOG + "2026-07-01_write-ahead-log/psot.md")(doc)),
+           [("provenance/missing-source", "/sources/0/path"), ("schema/violation", "/sources/0/sha256")],
+           marks=(p26(4), needs(4))),
+    Mutant("mistyped-path", BLOOM, put("/sources/0/path", BLOG + "2026-07-15_bloom-filter/psot.md"),
+           [("provenance/missing-source", "/sources/0/path")], at="psot.md", says="post.md"),
+]  # fmt: skip
+MUTANTS += MUTANTS_26
+
+
 # -- the runs, once per module -----------------------------------------------------
 
 
@@ -523,6 +747,12 @@ def test_the_corpus_is_written_as_the_mutants_expect() -> None:
     assert len(CLEAN) >= 8
     assert len([m for m in MUTANTS if m.finds]) >= 40
     assert len({m.id for m in MUTANTS}) == len(MUTANTS)
+    # issue 26: six new subjects, three of them caches, 40 mutants and 20 controls of its kinds
+    assert len(ROUND_26) >= 6
+    caches = [name for name in ROUND_26 if '"store0"' in (CORPUS / BLOG / name).read_text(encoding="utf-8")]
+    assert len(caches) >= 3
+    assert len([m for m in MUTANTS_26 if m.finds]) >= 40
+    assert len([m for m in MUTANTS_26 if not m.finds]) >= 20
 
 
 @pytest.mark.parametrize("mutant", [pytest.param(m, id=m.id, marks=m.marks) for m in MUTANTS])

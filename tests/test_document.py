@@ -70,10 +70,12 @@ def test_bom_is_reported_but_the_rest_is_checked() -> None:
     assert document.data == {"version": 1}
 
 
-def test_huge_integer_is_kept_as_a_float() -> None:
+def test_huge_integer_is_kept_as_an_integer() -> None:
+    """Issue 26: an integer past Python's 4,300-digit limit is still an integer (it was a float, infinity)."""
     document = load("x.json", b'{"a": ' + b"9" * 5000 + b"}")
     assert document.load_findings == []
-    assert isinstance(document.data["a"], float)
+    assert isinstance(document.data["a"], int)
+    assert document.data["a"] == 10**5000 - 1
 
 
 @pytest.mark.parametrize(

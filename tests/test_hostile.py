@@ -41,7 +41,7 @@ MALFORMED: dict[str, bytes] = {
     "top-level-string": b'"mechanism"',
     "nan": CLEAN_TEXT.replace('"duration": 7000', '"duration": NaN', 1).encode(),
     "infinity": CLEAN_TEXT.replace('"duration": 7000', '"duration": -Infinity', 1).encode(),
-    "5000-digit-number": CLEAN_TEXT.replace('"duration": 7000', '"duration": ' + "9" * 5000, 1).encode(),
+    "5000-digit-number": CLEAN_TEXT.replace('"duration": 7000', '"duration": -' + "9" * 5000, 1).encode(),
     "deep-arrays": b"[" * 200_000 + b"]" * 200_000,
     "deep-objects": b'{"a":' * 200_000 + b"1" + b"}" * 200_000,
     "duplicate-keys": CLEAN_TEXT.replace('"version": 1,', '"version": 1, "version": 1,', 1).encode(),

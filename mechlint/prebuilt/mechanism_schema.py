@@ -4,24 +4,24 @@ Long: generated data, held equal to its sources by ``tests/test_prebuild.py``.
 """
 
 # ruff: noqa
-DIGEST = '82f477fb47cea48fbf0b1177356d52bffb6b25e10f21621c651b3ab13fd65819'
+DIGEST = '7414a68ba402bc62d0c481f35fa8a6a675f7abf889d82c659e235c8c872d24f3'
 
 import re
 
 from mechlint.fastschema import _equal
 
 c1 = frozenset(['alt', 'caption', 'description', 'language', 'limitations', 'scenarios', 'sources', 'stateLabels', 'targets', 'title', 'version'])
-c2 = re.compile('^[^\\s\\x00-\\x1f\\x7f]+$')
+c2 = re.compile('^[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\x00-\\x1f\\x7f]+\\Z')
 c3 = frozenset(['description', 'path'])
-c4 = re.compile('^[0-9a-f]{64}$')
+c4 = re.compile('^[0-9a-f]{64}\\Z')
 c6 = re.compile('^x-')
-c7 = re.compile('^[a-z][a-z0-9_-]*$')
+c7 = re.compile('^[a-z][a-z0-9\\_-]*\\Z')
 c8 = frozenset(['id', 'kind', 'label'])
-c9 = re.compile('^[^\\s]+$')
+c9 = re.compile('^[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z')
 c10 = ['node', 'edge']
 c12 = re.compile('^x-')
 c15 = frozenset(['description', 'id', 'initial', 'steps', 'title', 'unselected'])
-c16 = re.compile('^[a-z0-9]+(-[a-z0-9]+)*$')
+c16 = re.compile('^[a-z0-9]+(-[a-z0-9]+)*\\Z')
 c18 = frozenset(['active', 'description', 'duration', 'paths', 'state', 'title'])
 c19 = 1
 c21 = re.compile('^x-')

@@ -19,7 +19,12 @@ here (``a11y/language-deprecated`` warns about the second).
 
 The message suggests the likely tag when there is one: ``en_US`` → ``en-US``,
 ``english`` → ``en``, ``en-UK`` → ``en-GB``, ``iw_IL`` → ``he-IL``, in the
-case the RFC recommends.
+case the RFC recommends. An ISO 639-2 or 639-3 code of a language that has a
+two-letter code is not registered (BCP 47 uses the shortest code): ``eng`` →
+``en``, ``xho-ZA`` → ``xh-ZA``, ``ger`` → ``de``. An unregistered variant
+suggests the registered one it most likely means: ``en-GB-oxford`` →
+``en-GB-oxendict``. Where no tag stands out, the message says what to change,
+never a list of unrelated tags.
 """
 
 from __future__ import annotations
@@ -64,19 +69,24 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     if parsed is None:
         odd = odd_characters(tag)[:3]
         has = f"; it has {', '.join(odd)}" if odd else ""
-        yield META.finding("/language", f"{quote(tag)} is not a well-formed BCP 47 tag: {reason}{has}; {_advice(tag)}")
+        advice = _advice(tag) or (
+            "write the language subtag first (2 or 3 letters), then any script, region and variants, "
+            "separated by hyphens"
+        )
+        yield META.finding("/language", f"{quote(tag)} is not a well-formed BCP 47 tag: {reason}{has}; {advice}")
         return
     missing = langregistry.unregistered(parsed)
     if missing:
         yield META.finding(
             "/language",
             f"{quote(tag)} names subtags the IANA Language Subtag Registry does not have: "
-            f"{'; '.join(missing)}; {_advice(tag)}",
+            f"{'; '.join(missing)}; {_advice(tag) or 'use only subtags the registry has, or drop the others'}",
         )
 
 
 def _advice(tag: str) -> str:
+    """ "did you mean …?" with the likely tag, or "" when there is none to name."""
     from mechlint import langregistry
 
     likely = langregistry.likely(tag)
-    return f"did you mean {quote(likely)}?" if likely else "write a registered tag such as en, en-GB or de"
+    return f"did you mean {quote(likely)}?" if likely else ""

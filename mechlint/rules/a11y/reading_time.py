@@ -70,7 +70,7 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             if isinstance(duration, bool) or not isinstance(duration, int) or duration <= 0:
                 continue
             exact = max(minimum, characters / rate)
-            if duration / 1000 < exact:
+            if duration < exact * 1000:  # in ms: an integer of any length compares with a float
                 needed = math.ceil(exact * 10) / 10
                 name = quote(step["title"]) if isinstance(step.get("title"), str) else "this step"
                 yield META.finding(

@@ -6,8 +6,9 @@ optional plural "s". It counts as defined when the file's prose anywhere has
 "words (ABC)", "ABC (words)" (where a word in the parentheses starts with
 the acronym's first letter: "ACK (acknowledgment)", not "PSK (see below)"), or
 "ABC stands for words" ("is short for"). ``K/V`` and ``KV`` are the
-same acronym. Each undefined acronym is reported once, where it first
-appears.
+same acronym, and so are a plural and its singular: "translation lookaside
+buffers (TLBs)" defines ``TLB`` too, and "a buffer (TLB)" defines ``TLBs``.
+Each undefined acronym is reported once, where it first appears.
 
 Not every word in capitals is an acronym:
 
@@ -145,7 +146,9 @@ def _stands_for(word: str, text: str, end: int) -> bool:
 def definitions(text: str) -> frozenset[str]:
     """The acronyms that ``text`` defines; linear in its length (no slice or search runs to an end of the text)."""
     found = set()
-    for start, end, word in acronyms(text):
+    for start, stem_end, word in acronyms(text):
+        # a plural defines the singular and the reverse: "translation buffers (TLBs)", "TLBs (translation ...)"
+        end = stem_end + 1 if text.startswith("s", stem_end) else stem_end
         opening = start - 1
         while opening >= 0 and text[opening].isspace():
             opening -= 1

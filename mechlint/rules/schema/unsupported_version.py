@@ -3,7 +3,10 @@
 Only version ``1`` of the mechanism format is defined. A file that declares
 another whole number is not checked further, because the other rules would
 judge it by the wrong format. A ``version`` that is missing or not a whole
-number is a ``schema/violation`` instead.
+number is a ``schema/violation`` instead. A whole number is what JSON Schema
+says it is: ``1.0`` is the integer 1 (version 1, accepted), and an integer
+of any length is an integer (``2`` followed by 5,000 zeros is an unknown
+version, not a number "too large to represent").
 """
 
 from __future__ import annotations

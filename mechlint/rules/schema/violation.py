@@ -10,6 +10,11 @@ keys one object lacks are one finding; and a document that is not a mechanism
 at all (``{"a": 1}``) is one finding that lists what it lacks. The finding
 points at the value that is wrong, at the unknown key, or at the object that
 lacks a key.
+
+The schema means what JSON Schema means: a ``pattern`` is an ECMA-262
+regular expression (2020-12, §6.3.3), so ``$`` is the end of the string and a
+digest followed by a newline does not match ``^[0-9a-f]{64}$``; an integer
+is an integer at any length, and ``1.0`` is the integer 1.
 """
 
 from __future__ import annotations
@@ -53,15 +58,16 @@ META = RuleMeta(
 @cache
 def validator() -> Validator:
     """The compiled validator, built once with an offline registry: the plain twin of :func:`fast_validator`."""
-    from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
+    from mechlint.ecmavalidator import validator_class
     from mechlint.resources import schema
 
     contents = schema(SCHEMA_NAME)
     resource = Resource.from_contents(contents)
     registry: Registry[Any] = Registry().with_resource(contents["$id"], resource)
-    return Draft202012Validator(contents, registry=registry)
+    found: Validator = validator_class()(contents, registry=registry)
+    return found
 
 
 def fast_validator() -> Callable[[Any], bool] | None:
