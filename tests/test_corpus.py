@@ -83,14 +83,13 @@ MIGRATED = (
 #: Pinned files deleted from the working tree after they were pinned.
 #: Notes pinned by no clean file, deleted later: a mutant cites them (issue 26, point 5: a gone source).
 GONE_NOTES = BLOG + "2026-07-15_bloom-filter/notes/false-positives.md"
-DELETED = (FROZEN + MIGRATED[1], BLOG + "2026-02-17_raft-leader-election/notes/timeouts.md", GONE_NOTES)
+DELETED = (FROZEN + MIGRATED[1], GONE_NOTES)
 #: A "frozen copy" whose bytes never were at its original path.
 FALSE_COPY = FROZEN + BLOG + "2026-03-18_tls-13-handshake/post.md"
 FALSE_COPY_BYTES = b"# The TLS 1.3 handshake, retold\n"
 
 #: The notes the catalogue says are right on the clean corpus.
 EXPECTED_NOTES = {
-    RAFT: [("provenance/frozen-resolved", "/sources/1/path")],
     BTREE: [("provenance/frozen-resolved", "/sources/1/path")],
 }
 
@@ -363,7 +362,7 @@ MUTANTS = [
     Mutant("stale-pin", TCP, put("/sources/0/sha256", sha(draft(TCP_POST))),
            [("provenance/stale-source", "/sources/0/sha256")], at=sha(draft(TCP_POST))),
     Mutant("path-from-before-a-rename", RING, put("/sources/0/path", RENAMED[RING_POST]),
-           [("provenance/frozen-resolved", "/sources/0/path")], at="article.md"),
+           [("provenance/gone-source", "/sources/0/path")], at="article.md"),
     Mutant("pin-from-before-a-rename", RING, put("/sources/0/sha256", sha(draft(RING_POST))),
            [("provenance/stale-source", "/sources/0/sha256")], at=sha(draft(RING_POST))),
     Mutant("pin-of-a-reverted-edit", DNS,
@@ -456,7 +455,7 @@ MUTANTS = [
     Mutant("reuse-without-compare", TICKET, text("the server compares the ticket with its ticket key",
                                                  "the server reads the ticket"),
            [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/2")],
-           at='"Valid"\n          }\n        },\n        {'),
+           at='"title": "Resume the session"'),
     Mutant("other-scenario-reuses-without-store", TICKET, resumed_without_ticket,
            [("invariant/reuse-after-store-and-compare", "/scenarios/1/steps/1")]),
     Mutant("other-scenario-named", TICKET, resumed_without_ticket,
@@ -590,7 +589,7 @@ MUTANTS_26 = [
            sha_of(BLOOM_POST) + "\n")(
                put("/sources/0/path", BLOG + "2026-07-15_bloom-filter/psot.md")(doc)),
            [("schema/violation", "/sources/0/sha256"), ("provenance/missing-source", "/sources/0/path")],
-           marks=(p26(3), needs(4))),
+           marks=(p26(3), p26(4))),
     Mutant("version-of-5001-digits", BLOOM, text('"version": 1,', f'"version": 2{LONG[1:]},'),
            [("schema/unsupported-version", "/version")], says="a 5001-digit number", marks=(p26(3),)),
     Mutant("version-one-and-a-half", BLOOM, put("/version", 1.5), [("schema/violation", "/version")]),
@@ -638,20 +637,23 @@ MUTANTS_26 = [
     Mutant("never-compares-the-key", RESOLVER,
            text("The resolver looks up the name and type among its cached keys and finds them.",
                                                     "The resolver never compares the key; it trusts the entry."),
-           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/3")], marks=(p26(1), needs(1))),
-    Mutant("hypothetical-compare", LINE, text("The cache compares its tag with the stored tag, and the two are equal.",
-                                              "If the tags were equal, the load would hit."),
-           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/2")], marks=(p26(1), needs(1))),
-    Mutant("skips-the-key-check", BUILD, text("The new key matches the stored key 3f9a.",
-           "The tool skips the key check."),
-           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/2")], marks=(p26(1), needs(1))),
+           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/3")], marks=(p26(1),)),
+    Mutant("hypothetical-compare", LINE, lambda doc: put("/scenarios/0/steps/1/title", "The second load")(
+               put("/scenarios/0/steps/1/state/load", "0x1008")(
+                   put("/scenarios/0/steps/1/description",
+                       "The second load arrives. If the tags were equal, the load would hit.")(doc))),
+           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/2")], marks=(p26(1),)),
+    Mutant("skips-the-key-check", BUILD, lambda doc: put("/scenarios/0/steps/1/title", "The second build")(
+               put("/scenarios/0/steps/1/description",
+                   "On the second build, the tool hashes the same inputs. The tool skips the key check.")(doc)),
+           [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/2")], marks=(p26(1),)),
     Mutant("compares-an-age-not-a-key", RESOLVER,
            text("The resolver looks up the name and type among its cached keys and finds them.",
                                                        "The resolver compares the age of the entry with its TTL."),
            [("invariant/reuse-after-store-and-compare", "/scenarios/0/steps/3")], marks=(p26(1),)),
     Mutant("hashes-to-the-same-key", BUILD, text("The new key matches the stored key 3f9a.",
            "The same inputs hash to the same key."),
-           [], marks=(p26(1), needs(1))),
+           [], marks=(p26(1),)),
     Mutant("question-title", RESOLVER, lambda doc: put("/scenarios/0/steps/2/title", "Do the keys match?")(
                put("/scenarios/0/steps/2/description", "Ten seconds later, the same query comes in.")(doc)),
            [], marks=(p26(1),)),
@@ -660,11 +662,11 @@ MUTANTS_26 = [
                                                     "The lookup by key succeeds."), [], marks=(p26(1),)),
     # -- points 4 and 5 (other branches): provenance
     Mutant("gone-source", BLOOM, gone_source, [("provenance/gone-source", "/sources/1/path")],
-           marks=(p26(5), needs(5))),
+           marks=(p26(5),)),
     Mutant("mistyped-path-and-upper-case-digest", WAL, lambda doc: put("/sources/0/sha256", sha_of(WAL_POST).upper())(
                put("/sources/0/path", BLOG + "2026-07-01_write-ahead-log/psot.md")(doc)),
            [("provenance/missing-source", "/sources/0/path"), ("schema/violation", "/sources/0/sha256")],
-           marks=(p26(4), needs(4))),
+           marks=(p26(4),)),
     Mutant("mistyped-path", BLOOM, put("/sources/0/path", BLOG + "2026-07-15_bloom-filter/psot.md"),
            [("provenance/missing-source", "/sources/0/path")], at="psot.md", says="post.md"),
 ]  # fmt: skip
@@ -792,7 +794,7 @@ def test_a_shallow_clone_of_the_corpus_gives_no_false_error(shallow: dict[str, l
     """Only the sources that need history are reported, and only as history-unavailable (a warning)."""
     found = {name: sorted({(r.rule_id, r.pointer) for r in results}) for name, results in shallow.items()}
     unavailable = [("provenance/history-unavailable", "/sources/1/path")]
-    assert found == {name: unavailable if name in (RAFT, TLS, BTREE) else [] for name in CLEAN}
+    assert found == {name: unavailable if name in (TLS, BTREE) else [] for name in CLEAN}
 
 
 @FALSE_ALARM("a frozen copy gone from a shallow clone got two history-unavailable warnings")
