@@ -29,6 +29,9 @@ fixed mechanism file:
   of this user, has not changed for :data:`STALE_AFTER` seconds and no
   process holds its lock: another run's live temporary file is never
   removed (see docs/security.md).
+
+Long: the atomic write, its temporary files and the removal of what a killed write left share one naming
+and one lock, and are one promise (nothing half-written, nothing left over) that must be readable in one place.
 """
 
 from __future__ import annotations

@@ -29,9 +29,11 @@ import re
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcException
+
+from mechlint.records import Record
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -49,7 +51,7 @@ _HEADERS_END = re.compile(rb"\r?\n\r?\n")
 _NAME = re.compile(rb"[A-Za-z0-9-]+")
 
 
-class Malformed(NamedTuple):
+class Malformed(Record):
     """A frame that could not be read, and why (a sentence for the log and the parse error)."""
 
     reason: str
