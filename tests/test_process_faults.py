@@ -105,7 +105,7 @@ def test_a_parent_killed_alone_leaves_no_worker_and_no_traceback(tmp_path: Path,
         deadline = time.monotonic() + 60
         while len(list(folder.glob("paused-*"))) < 2 and time.monotonic() < deadline and run.poll() is None:
             time.sleep(0.02)
-        workers = [int(p.read_text()) for p in folder.glob("paused-*")]
+        workers = [int(p.name.removeprefix("paused-")) for p in folder.glob("paused-*")]  # named before written
         assert len(workers) == 2 and run.pid not in workers, workers  # both workers are in a file's check
         os.kill(run.pid, signum)
         code = run.wait(timeout=30)
