@@ -13,23 +13,35 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import multiprocessing.pool
 
 Item = TypeVar("Item")
 Outcome = TypeVar("Outcome")
 
 #: Below this many files one process is faster than starting workers.
 PARALLEL_FROM = 200
+#: ``--jobs`` is capped at this many workers per core: checking is work for the processor, more only wait.
+JOBS_PER_CORE = 2
 
 _work: Callable[[object], object] | None = None
 _items: Sequence[object] = ()
 _flush: Callable[[], None] | None = None
 
 
+def cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def default_jobs(count: int) -> int:
     if count < PARALLEL_FROM or sys.platform != "linux":
         return 1
-    return max(1, min(len(os.sched_getaffinity(0)), 8))
+    return max(1, min(cores(), 8))
 
 
 #: Chunks per worker: enough that the last ones are short, so no worker waits long for another at the end.
@@ -47,11 +59,28 @@ def chunks(total: int, jobs: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, total)) for start in range(0, total, size)]
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them; so no worker prints a traceback."""
+def _start_worker(parent: int) -> None:
+    """Workers leave Ctrl-C to the parent, which stops them; so no worker prints a traceback.
+
+    A parent killed alone (``timeout``'s SIGTERM, the OOM killer's SIGKILL)
+    takes its workers with it: on Linux the kernel sends each one SIGKILL when
+    the parent dies, so none writes into the parent's closed pipe (a
+    ``BrokenPipeError`` traceback) or keeps running. SIGTERM, which the parent
+    handles to clean up, is the default again: the parent stops its workers with it.
+    """
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    if sys.platform == "linux":
+        import ctypes
+
+        set_parent_death_signal = 1  # PR_SET_PDEATHSIG
+        ctypes.CDLL(None, use_errno=True).prctl(set_parent_death_signal, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(0)
 
 
 def _run_chunk(bounds: tuple[int, int]) -> list[object]:
@@ -79,21 +108,21 @@ def run_all(
     """
     global _work, _items, _flush
     total = len(items)
-    if jobs > 1 and total > 1:
-        import multiprocessing  # only here: importing it costs a noticeable part of a one-file run
-
-        jobs = jobs if "fork" in multiprocessing.get_all_start_methods() else 1
-    if jobs <= 1 or total < 2:
+    jobs = min(jobs, JOBS_PER_CORE * cores())
+    bounds = chunks(total, jobs) if jobs > 1 and total > 1 else []
+    jobs = min(jobs, len(bounds))  # never more workers than chunks (than files): -j 500 on 3 files is one process
+    _work, _items, _flush = work, items, flush  # type: ignore[assignment]  # before the fork: workers inherit them
+    pool = _pool(jobs) if jobs > 1 else None
+    if pool is None:
+        _work, _items, _flush = None, (), None
         for done, item in enumerate(items, start=1):
             yield work(item)
             if progress is not None:
                 progress(done, total)
         return
-    _work, _items, _flush = work, items, flush  # type: ignore[assignment]
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_ignore_interrupts)
     try:
         done = 0
-        for results in pool.imap(_run_chunk, chunks(total, jobs)):
+        for results in pool.imap(_run_chunk, bounds):
             for result in results:
                 done += 1
                 yield result  # type: ignore[misc]
@@ -107,3 +136,19 @@ def run_all(
         raise
     finally:
         _work, _items, _flush = None, (), None
+
+
+def _pool(jobs: int) -> multiprocessing.pool.Pool | None:
+    """``jobs`` forked workers, or ``None`` (run in this process) without ``fork`` or when one cannot start.
+
+    A process limit (``ulimit -u``, a container's pids limit) makes ``fork``
+    fail; the run is then made in this process, as slower but the same.
+    """
+    import multiprocessing  # only here: importing it costs a noticeable part of a one-file run
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    try:
+        return multiprocessing.get_context("fork").Pool(jobs, initializer=_start_worker, initargs=(os.getpid(),))
+    except (OSError, RuntimeError):  # no process (EAGAIN, ENOMEM) or no thread for the pool's handlers
+        return None

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from mechlint.model import Level, LocatedTrace, Region, Result
 from mechlint.safeio import temporary_beside
-from mechlint.sqlite import CacheBusy, open_cache
+from mechlint.sqlite import CacheBusy, file_identity, heal, open_cache
 
 if TYPE_CHECKING:
     from mechlint.config import Config, EnabledRule
@@ -167,6 +167,8 @@ class ResultCache:
         self._secret = b""
         self._pid = -1
         self._broken = False
+        self._opened: tuple[int, int] | None = None  # the file the connection opened
+        self._healed = False  # a damaged file is made again once per process
         #: Entries put since the last flush: written in one transaction (one each cost a file about 0.2 ms).
         self._pending: dict[str, tuple[str, float]] = {}
 
@@ -189,6 +191,7 @@ class ResultCache:
             return None
         if connection is None:
             return None
+        self._opened = file_identity(self.folder / "results.sqlite3")
         with contextlib.suppress(sqlite3.Error):  # a cache: losing the last writes to a crash is fine (see open_cache)
             connection.execute("PRAGMA journal_mode = WAL")
         self._connection, self._pid, self._secret, self._broken = connection, os.getpid(), secret, False
@@ -208,8 +211,15 @@ class ResultCache:
         message = key.encode() + b"\0" + value.encode("utf-8", "surrogatepass")
         return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
 
-    def _failed(self) -> None:
-        self._broken = True  # locked, full or broken: stop using it for the rest of the run, never wait again
+    def _failed(self, error: sqlite3.Error) -> None:
+        """A query failed: a damaged file is deleted and made again (once); locked or full, it is not used again
+        this run, so a lock costs one wait."""
+        connection, self._connection = self._connection, None
+        self._broken = True
+        if connection is not None and self._pid == os.getpid():
+            damaged = heal(self.folder / "results.sqlite3", connection, self._opened, error)
+            self._broken = self._healed or not damaged
+            self._healed = self._healed or damaged
 
     def get(self, key: str, path: str) -> tuple[Result, ...] | None:
         """The cached results for ``key``, shown as ``path``; ``None`` for a miss or an entry that does not verify."""
@@ -220,8 +230,8 @@ class ResultCache:
             return None
         try:
             row = connection.execute("SELECT value, mac FROM entries WHERE key = ?", (key,)).fetchone()
-        except sqlite3.Error:
-            self._failed()
+        except sqlite3.Error as error:
+            self._failed(error)
             return None
         if row is None or not isinstance(row[0], str) or not isinstance(row[1], str):
             return None
@@ -246,12 +256,17 @@ class ResultCache:
         if connection is None:
             return
         rows = [(key, value, self._mac(key, value), used) for key, (value, used) in pending.items()]  # signed now
-        try:
-            with connection:
-                connection.execute("BEGIN IMMEDIATE")
-                connection.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?)", rows)
-        except sqlite3.Error:
-            self._failed()
+        for _attempt in range(2):  # again into the file made anew, if this one was damaged
+            try:
+                with connection:
+                    connection.execute("BEGIN IMMEDIATE")
+                    connection.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?)", rows)
+                return
+            except sqlite3.Error as error:
+                self._failed(error)
+            connection = self._connect()
+            if connection is None:
+                return
 
     def prune(self) -> None:
         self.flush()

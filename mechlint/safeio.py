@@ -17,18 +17,39 @@ fixed mechanism file:
   no reader is an error, not a hang; a folder, a socket or a block device
   is refused;
 - a regular file is replaced through a temporary file and a rename, keeping
-  its mode; a new file gets the mode the user's umask gives (as ``>`` does).
+  its mode; a new file gets the mode the user's umask gives (as ``>`` does);
+- the write is durable: the temporary file is flushed to the disk
+  (``fsync``) before the rename and the folder after it, so a crash after
+  ``pin`` leaves the old file or the new one, never an empty one;
+- a temporary file is ``.NAME.XXXXXXXX.tmp`` (eight hexadecimal digits),
+  locked (``flock``) by the process writing it for as long as it exists. It
+  is removed on every way out that runs code (an error, Ctrl-C, SIGTERM);
+  one that a killed run left (SIGKILL, a power cut) is removed by the next
+  write to that folder if it has mechlint's exact naming, is a regular file
+  of this user, has not changed for :data:`STALE_AFTER` seconds and no
+  process holds its lock: another run's live temporary file is never
+  removed (see docs/security.md).
+
+Long: the atomic write, its temporary files and the removal of what a killed write left share one naming
+and one lock, and are one promise (nothing half-written, nothing left over) that must be readable in one place.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 _OPEN_FLAGS = os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+#: Seconds a temporary file of mechlint's naming must be unchanged, and unlocked, to be removed as left over.
+STALE_AFTER = 60
+#: What :func:`temporary_beside` names a temporary file: ``.NAME.XXXXXXXX.tmp``.
+TEMPORARY_NAME = re.compile(r"\..+\.[0-9a-f]{8}\.tmp", re.DOTALL)
+_cleaned: set[str] = set()  # folders whose leftovers this process has removed (once each: fix writes many files)
 
 
 class NotReadable(Exception):
@@ -173,16 +194,96 @@ def write_atomically(path: Path, data: bytes | Iterable[bytes], inside: Path | N
         mode = 0o666 & ~_umask()
     else:
         mode = stat.S_IMODE(info.st_mode)
-    handle, temporary = temporary_beside(target)
+    remove_leftovers(target.parent)
+    handle, temporary = -1, ""
     try:
-        with os.fdopen(handle, "wb", buffering=1 << 16) as stream:
-            os.fchmod(stream.fileno(), mode)
+        handle, temporary = temporary_beside(target)
+        with os.fdopen(handle, "wb", buffering=1 << 16, closefd=False) as stream:
+            os.fchmod(handle, mode)
             for piece in pieces:
                 stream.write(piece)
-        os.replace(temporary, target)
+        os.fsync(handle)  # the bytes are on the disk before the name points at them
+        os.replace(temporary, target)  # still open, so still locked: never taken for another run's leftover
+        temporary = ""
+        _sync_folder(target.parent)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        if temporary:
+            Path(temporary).unlink(missing_ok=True)
         raise
+    finally:
+        if handle >= 0:
+            os.close(handle)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush the rename to the disk; a folder that cannot be opened or synced (some file systems) is left."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _lock(fd: int) -> bool:
+    """Take the exclusive lock of an open file without waiting; whether it was had (always, without ``fcntl``)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: the age alone decides
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def remove_leftovers(folder: Path) -> list[str]:
+    """Remove the temporary files a killed run left in ``folder`` (see the module docstring); their names.
+
+    Done once per folder per process, before the first write there.
+    """
+    key = os.path.abspath(folder)
+    if key in _cleaned:
+        return []
+    _cleaned.add(key)
+    try:
+        names = [name for name in os.listdir(folder) if TEMPORARY_NAME.fullmatch(name)]
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        path = os.path.join(folder, name)
+        if _is_left_over(path):
+            removed.append(name)
+    return removed
+
+
+def _is_left_over(path: str) -> bool:
+    """Remove ``path`` if it is this user's regular file, unchanged for a while and not locked; whether it was."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        info = os.fstat(fd)
+        owner = info.st_uid == os.geteuid() if hasattr(os, "geteuid") else True
+        old = time.time() - info.st_mtime > STALE_AFTER
+        if not (stat.S_ISREG(info.st_mode) and owner and old and _lock(fd)):
+            return False
+        now = os.lstat(path)
+        if (now.st_dev, now.st_ino) != (info.st_dev, info.st_ino):
+            return False  # replaced since it was opened
+        os.unlink(path)  # while holding its lock: no writer can have taken it since
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def temporary_beside(target: Path) -> tuple[int, str]:
@@ -191,12 +292,15 @@ def temporary_beside(target: Path) -> tuple[int, str]:
     What :func:`tempfile.mkstemp` does (an exclusive create that follows no
     link, retried on a clash), without importing :mod:`tempfile` and its
     dependencies on every run that writes a report. Also where the result cache makes its secret.
+    The file is locked (``flock``) until it is closed.
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
         temporary = str(target.parent / f".{target.name}.{os.urandom(4).hex()}.tmp")  # as long as mkstemp's
         try:
-            return os.open(temporary, flags, 0o600), temporary
+            fd = os.open(temporary, flags, 0o600)
         except FileExistsError:
             continue
+        _lock(fd)  # held until the file is closed: says "in use" to :func:`remove_leftovers` of another run
+        return fd, temporary
     raise FileExistsError(errno.EEXIST, "no free temporary name", str(target.parent))

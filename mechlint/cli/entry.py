@@ -29,7 +29,7 @@ if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
 
 import sys  # noqa: E402
 
-from mechlint.cli.exits import guarded  # noqa: E402
+from mechlint.cli.exits import Terminated, guarded  # noqa: E402
 from mechlint.cli.fast_check import parse_check  # noqa: E402
 from mechlint.cli.run_check import CheckOptions, run_check  # noqa: E402
 
@@ -66,9 +66,25 @@ def _unraisable(info: sys.UnraisableHookArgs) -> None:
     sys.__unraisablehook__(info)
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated(signum)
+
+
+def _handle_termination() -> None:
+    """SIGTERM and SIGHUP stop the command as Ctrl-C does: its workers are stopped and its temporary files removed.
+
+    A signal the caller ignores (``nohup`` ignores SIGHUP) stays ignored.
+    """
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+            signal.signal(number, _terminate)
+
+
 def run() -> None:
-    """The console script: Ctrl-C at any moment exits 130 with one line."""
+    """The console script: Ctrl-C at any moment exits 130 with one line; SIGTERM 143, after cleaning up."""
     sys.unraisablehook = _unraisable
+    _handle_termination()
     arguments = sys.argv[1:]
     options = _fast_path(arguments)  # parsed once
     if options is None:
@@ -80,6 +96,8 @@ def run() -> None:
     except KeyboardInterrupt:  # between the handler and the command
         code = EXIT_INTERRUPTED
         os.write(2, b"mechlint: interrupted\n")
+    except Terminated as stop:
+        code = stop.exit_code
     finally:
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, _interrupted)  # while flushing and exiting

@@ -148,15 +148,33 @@ def parse_outputs(values: Sequence[str]) -> tuple[Path | None, list[tuple[Format
     extra: list[tuple[Format, Path]] = []
     for value in values:
         name, colon, rest = value.partition(":")
-        if colon and name in Format.__members__ and rest:
-            extra.append((Format(name), Path(rest)))
+        if colon and name in Format.__members__:
+            extra.append((Format(name), Path(_file_name(value, rest))))
         elif colon and rest and name.isalpha() and closest(name, list(Format.__members__)) is not None:
             raise ValueError(f"-o {value}: {_choose('format', name, list(Format.__members__))}")
         elif main_output is None:
-            main_output = Path(value)
+            main_output = Path(_file_name(value, value))
         else:
             raise ValueError(f"-o: only one FILE for the --format report; got {value!r} too (use FORMAT:FILE for more)")
     return main_output, extra
+
+
+def _file_name(value: str, name: str) -> str:
+    """``name``, the file of ``-o value``, if it names a file; ValueError otherwise.
+
+    An empty name (``-o sarif:$UNSET``) or one that ends in a separator
+    (``-o sarif:out/new/``, which the path would quietly turn into a file ``new``)
+    names no file.
+    """
+    if not name:
+        return _no_file(value, "gives no file name (an unset variable?); write FORMAT:FILE")
+    if name.replace(os.sep, "/").rsplit("/", 1)[-1] in ("", ".", ".."):
+        return _no_file(value, "names a folder, not a file; give the report's file name (FORMAT:FOLDER/FILE)")
+    return name
+
+
+def _no_file(value: str, reason: str) -> str:
+    raise ValueError(f"-o {printable(value)!r} {reason}")
 
 
 def _changed_targets(

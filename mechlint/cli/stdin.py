@@ -22,6 +22,8 @@ __all__ = ["project_root_for", "read_stdin", "stdin_conflict"]
 def stdin_conflict(options: CheckOptions) -> str | None:
     """Why standard input cannot be checked with these options, or ``None``."""
     name = options.stdin_filename
+    if sys.stdin is None:  # Python's standard input when file descriptor 0 is closed (``<&-``)
+        return "standard input is closed: there is no buffer to check (pipe one in, or name the files to check)"
     if name is not None and (name.name in ("", ".", "..") or "\x00" in str(name)):
         return f"--stdin-filename {printable(str(name))!r}: give the path of a file, to check standard input as"
     if any(path != "-" for path in options.paths) or len(options.paths) > 1:

@@ -309,9 +309,10 @@ def _code_actions(ls: MechlintServer, params: types.CodeActionParams) -> list[ty
 def main(root: Path | None = None) -> int:
     """Serve over standard input and output until the client says exit."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="mechlint server: %(message)s")
+    from mechlint.lsp.frames import serve_stdio
+
     server = create(root)
     try:
-        server.start_io()
+        return serve_stdio(server)
     finally:
         server.checker.close()
-    return 0

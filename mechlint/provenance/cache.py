@@ -11,8 +11,13 @@ is not writable or another user owns it (a file of root's in a user's
 process holding a lock on the file: a lock means "skip it this time", never
 "delete it"). It is safe under concurrent runs (SQLite locking, a short busy
 timeout, short transactions), and a corrupt file is deleted and rebuilt. A
-write that fails (a lock taken in the middle of a run) is kept in memory for
-the rest of the run, so answers never depend on whether it was stored.
+query that fails in the middle of a run (a lock taken by another process, a
+damaged page) makes the cache leave the file for memory for the rest of the
+run (:meth:`BlobCache._give_up`: one busy timeout per run, not one per
+query; a damaged file is deleted, to be made again by the next run), and
+counts a new :attr:`BlobCache.generation`: what was stored in the file is no
+longer known, so a caller that relied on it asks again. Rows not stored yet
+are kept, so answers never depend on whether they were stored.
 Callers never trust it for a final answer: the winning blob is hashed again.
 """
 
@@ -24,7 +29,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from mechlint.sqlite import CacheBusy, StaleCache, open_cache, user_cache_folder
+from mechlint.sqlite import CacheBusy, StaleCache, file_identity, heal, open_cache, user_cache_folder
 
 Row = tuple[str, str, str | None, str | None]
 
@@ -73,6 +78,10 @@ class BlobCache:
         self._rows: dict[str, Row] = {}  # rows not stored (yet, or their store failed): read as if they were
         self._pending: list[Row] = []  # rows to store at the next flush
         self._reachable: tuple[str, frozenset[str]] | None = None  # the same for the reachable set
+        self._path: Path | None = None
+        self._opened: tuple[int, int] | None = None
+        #: Counts the times the store was left for an empty one in memory (see :meth:`_give_up`).
+        self.generation = 0
         self.connection = self._open(common_dir)
 
     def _candidates(self, common_dir: Path | None) -> list[Path]:
@@ -94,15 +103,28 @@ class BlobCache:
                 break  # locked by another process: in memory this time, and the file is left alone
             if connection is not None:
                 self.location = str(path)  # written without waiting for the disk (see open_cache)
+                self._path, self._opened = path, file_identity(path)
                 return connection
-        connection = sqlite3.connect(":memory:", isolation_level=None)
-        connection.executescript(_SCHEMA)
-        return connection
+        return _in_memory()
+
+    def _give_up(self, error: sqlite3.Error) -> None:
+        """A query on the file failed: go on in memory, and delete the file if it is damaged.
+
+        Called once per run at most (memory does not fail so): a lock another
+        process holds costs this run one busy timeout, not one per query.
+        """
+        if self._path is None:
+            return
+        heal(self._path, self.connection, self._opened, error)
+        self.connection, self.location, self._path = _in_memory(), ":memory:", None
+        self._reachable = None
+        self.generation += 1
 
     def _rows_of(self, query: str, parameters: Iterable[object]) -> list[tuple[object, ...]]:
         try:
             return list(self.connection.execute(query, tuple(parameters)))
-        except sqlite3.Error:
+        except sqlite3.Error as error:
+            self._give_up(error)
             return []
 
     def known(self, oids: Iterable[str]) -> set[str]:
@@ -130,7 +152,8 @@ class BlobCache:
             with self.connection:
                 self.connection.execute("BEGIN IMMEDIATE")
                 written = self._write_pending()
-        except sqlite3.Error:
+        except sqlite3.Error as error:
+            self._give_up(error)
             return  # kept in memory for the rest of the run
         self._forget(written)
 
@@ -197,9 +220,12 @@ class BlobCache:
                 self.connection.execute("DELETE FROM reachable")
                 self.connection.executemany("INSERT OR IGNORE INTO reachable VALUES (?)", ((o,) for o in oids))
                 self.connection.execute("INSERT OR REPLACE INTO meta VALUES ('refs', ?)", (refs,))
-        except sqlite3.Error:
+        except sqlite3.Error as error:
             self._pending = written + self._pending  # rolled back with the rest: still to write, read from memory
-            self._reachable = (refs, frozenset(oids))
+            generation = self.generation
+            self._give_up(error)
+            if generation == self.generation:  # the same store: keep the set in memory (else the caller asks again)
+                self._reachable = (refs, frozenset(oids))
             return
         self._forget(written)
 
@@ -209,7 +235,8 @@ class BlobCache:
             row = self.connection.execute(
                 "SELECT answer FROM answers WHERE refs = ? AND question = ?", (refs, question)
             ).fetchone()
-        except sqlite3.Error:
+        except sqlite3.Error as error:
+            self._give_up(error)
             return None
         return bytes(row[0]) if row else None
 
@@ -218,8 +245,8 @@ class BlobCache:
             with self.connection:
                 self.connection.execute("BEGIN IMMEDIATE")
                 self.connection.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", (refs, question, answer))
-        except sqlite3.Error:
-            pass
+        except sqlite3.Error as error:
+            self._give_up(error)
 
     def keep_answers_for(self, refs: str) -> None:
         """Drop the answers that were for other refs (once, when the refs have changed)."""
@@ -231,9 +258,15 @@ class BlobCache:
                 self.connection.execute("BEGIN IMMEDIATE")
                 self.connection.execute("DELETE FROM answers WHERE refs NOT IN (?, '')", (refs,))
                 self.connection.execute("INSERT OR REPLACE INTO meta VALUES ('answers-refs', ?)", (refs,))
-        except sqlite3.Error:
-            pass
+        except sqlite3.Error as error:
+            self._give_up(error)
 
     def close(self) -> None:
         self.flush()
         self.connection.close()
+
+
+def _in_memory() -> sqlite3.Connection:
+    connection = sqlite3.connect(":memory:", isolation_level=None)
+    connection.executescript(_SCHEMA)
+    return connection

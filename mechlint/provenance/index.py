@@ -41,6 +41,7 @@ class BlobIndex:
         self.history = history
         self.cache = cache
         self._ready = False
+        self._generation = 0  # the cache's generation the reachable set was ensured for
         #: ``oid -> (sha256, lfs oid)`` of blobs hashed here from git's bytes: what :meth:`verified` would read.
         self._hashed: dict[str, tuple[str | None, str | None]] = {}
 
@@ -77,14 +78,18 @@ class BlobIndex:
                 self._add(rows)
 
     def digest(self, oid: str) -> str | None:
-        self._hash_missing([oid])
-        return self.cache.sha256_of(oid)
+        return self.digests([oid])[oid]
 
     def digests(self, oids: Iterable[str]) -> dict[str, str | None]:
         wanted = list(oids)
-        self._hash_missing(wanted)
-        hashed = self._hashed
-        return {oid: hashed[oid][0] if oid in hashed else self.cache.sha256_of(oid) for oid in wanted}
+        found: dict[str, str | None] = {}
+        generation = None
+        while generation != self.cache.generation:  # the cache left its file meanwhile: what it held is gone
+            generation = self.cache.generation
+            self._hash_missing(wanted)
+            hashed = self._hashed
+            found = {oid: hashed[oid][0] if oid in hashed else self.cache.sha256_of(oid) for oid in wanted}
+        return found
 
     def verified(self, oid: str, digest: str) -> bool:
         """Read the blob again and check that its bytes (or its LFS pointer) have ``digest``.
@@ -102,16 +107,20 @@ class BlobIndex:
 
     def ensure(self) -> None:
         """Index every blob reachable from any ref (skipped when the history key, ``History.refs_key``, is the same)."""
-        if self._ready:
-            return
-        refs = "without the stash:" + self.history.refs_key()  # the set was once made with the stash
-        if self.cache.reachable_state() != refs:
-            objects = self.history.reachable_objects()
-            self._hash_missing(objects)
-            self.cache.set_reachable(refs, objects)
-        self._ready = True
+        while not self._ready or self._generation != self.cache.generation:  # again if the cache left its file
+            self._generation = self.cache.generation
+            refs = "without the stash:" + self.history.refs_key()  # the set was once made with the stash
+            if self.cache.reachable_state() != refs:
+                objects = self.history.reachable_objects()
+                self._hash_missing(objects)
+                self.cache.set_reachable(refs, objects)
+            self._ready = True
 
     def find_all(self, digest: str) -> list[str]:
         """Every reachable blob whose bytes (or LFS pointer) have ``digest``, each verified."""
-        self.ensure()
-        return [oid for oid in self.cache.blobs_with(digest) if self.verified(oid, digest)]
+        while True:
+            self.ensure()
+            generation = self.cache.generation
+            found = self.cache.blobs_with(digest)
+            if generation == self.cache.generation:
+                return [oid for oid in found if self.verified(oid, digest)]

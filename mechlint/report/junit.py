@@ -62,8 +62,10 @@ def _line(path: str, result: Result) -> str:
 def _testcase(name: str, results: tuple[Result, ...], crashes: list[Notification]) -> tuple[str, bool, bool]:
     """The ``<testcase>`` element of one file, whether it failed, and whether it has an error."""
     path = visible_name(name)
-    problems = [r for r in results if r.suppressed is None and r.level >= Level.WARNING]
-    others = [r for r in results if r not in problems]
+    problems: list[Result] = []
+    others: list[Result] = []  # one pass: a test of membership in ``problems`` made this quadratic (issue 30)
+    for result in results:
+        (problems if result.suppressed is None and result.level >= Level.WARNING else others).append(result)
     parts = []
     for crash in crashes:
         message = f"internal error in {crash.rule_id}: {crash.message}"

@@ -1,0 +1,57 @@
+"""How long each reporter takes for many findings in one file (issue 30: the JUnit report was quadratic).
+
+    python benchmarks/report_scale.py --findings 100000
+
+Builds a report of one file with ``--findings`` results (errors, warnings,
+notes and suppressed ones, each with a trace step) and renders it in every
+format, printing the seconds each takes. The figures go in docs/benchmarks.md;
+the test suite checks the same reporters for linear work without timing them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from mechlint.model import FileReport, Level, LocatedTrace, Region, Report, Result
+from mechlint.report import REPORTERS, OutputOptions, reporter
+
+LEVELS = (Level.ERROR, Level.WARNING, Level.NOTE)
+
+
+def one_file_report(count: int) -> Report:
+    """A report of one file with ``count`` results, every fifth one suppressed."""
+    results = tuple(
+        Result(
+            path="content/mechanisms/big.json",
+            rule_id="plain/long-sentence",
+            level=LEVELS[index % 3],
+            message=f"finding number {index}",
+            pointer=f"/steps/{index}/description",
+            region=Region(index + 1, 3, index + 1, 20),
+            source_line='    "description": "a long sentence"',
+            trace=(LocatedTrace(Region(1, 1, 1, 2), "defined here", "/title"),),
+            value_hash=f"{index:016x}",
+            suppressed="an old finding" if index % 5 == 4 else None,
+            context="/steps",
+        )
+        for index in range(count)
+    )
+    uri = "content/mechanisms/big.json"
+    return Report(files=(FileReport("content/mechanisms/big.json", uri, results),), files_checked=1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--findings", type=int, default=100_000)
+    arguments = parser.parse_args()
+    report = one_file_report(arguments.findings)
+    options = OutputOptions(root_uri="file:///repo/", tool_version="0", width=100)
+    for name in REPORTERS:
+        started = time.perf_counter()
+        text = reporter(name)(report, options)
+        print(f"{name:8} {time.perf_counter() - started:7.2f} s  {len(text) / 1e6:6.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
