@@ -32,7 +32,21 @@ step "install the wheel in a fresh virtual environment"
 shown=$("$work/fresh/bin/mechlint" --version)
 [ "$shown" = "mechlint $version" ] || { echo "release check: mechlint --version says '$shown', not 'mechlint $version'" >&2; exit 1; }
 
+step "no extra came with it: gitpython, pygls, lsprotocol and cryptography are not installed"
+for module in git pygls lsprotocol cryptography; do
+  if "$work/fresh/bin/python" -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('$module') is None)"; then
+    echo "release check: pip install mechlint installed $module, which only an extra may bring" >&2
+    exit 1
+  fi
+done
+"$work/fresh/bin/mechlint" server </dev/null 2>"$work/server.err" && { echo "release check: mechlint server ran without mechlint[lsp]" >&2; exit 1; }
+grep -q "pip install 'mechlint\[lsp\]'" "$work/server.err" \
+  || { cat "$work/server.err" >&2; echo "release check: mechlint server did not name the lsp extra" >&2; exit 1; }
+
 step "the README's first command, with the installed wheel"
 # the console script of the fresh environment: the package comes from the wheel, never from this checkout
 "$work/fresh/bin/mechlint" check --root fixtures fixtures/content
+step "the wheel with its lsp extra: mechlint server starts"
+"$work/fresh/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel[lsp]"
+"$work/fresh/bin/mechlint" server </dev/null || { echo "release check: mechlint server failed with mechlint[lsp]" >&2; exit 1; }
 step "passed: $sdist and $wheel are ready to upload (twine upload, by hand: see docs/release.md)"
