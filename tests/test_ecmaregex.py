@@ -114,8 +114,10 @@ def test_the_translation_is_a_python_pattern_without_warnings() -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        re.compile(translate("^[a-z][a-z0-9_-]*$"))
-        re.compile(translate("[[&|~]"))
+        identifier = re.compile(translate("^[a-z][a-z0-9_-]*$"))
+        operators = re.compile(translate("[[&|~]"))
+    assert identifier.search("a0") and not identifier.search("a0\n")  # ECMA's $ is the end of the string
+    assert [operators.search(each) is not None for each in "[&|~a"] == [True, True, True, True, False]
 
 
 def mechanism() -> Any:

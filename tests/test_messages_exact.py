@@ -174,18 +174,21 @@ def test_stale_source_with_head_at_the_pinned_bytes_blames_the_working_tree(repo
     )
 
 
-def test_stale_source_pinned_on_another_branch_names_that_branchs_change(repo: Path) -> None:
+def test_a_source_pinned_only_on_an_unmerged_branch_names_that_branch(repo: Path) -> None:
+    """History is what HEAD reaches: bytes only another branch holds resolve nothing (a digest mismatch)."""
     commit(repo, "first", {"post.md": "v1\n"})
     git(repo, "checkout", "-q", "-b", "side")
     pinned = commit(repo, "side pins", {"post.md": "v3\n"})
-    change = commit(repo, "side changes", {"post.md": "v4\n"})
+    commit(repo, "side changes", {"post.md": "v4\n"})
     git(repo, "checkout", "-q", "main")
     commit(repo, "main changes", {"post.md": "v2\n"})
     mechanism(repo, [{"path": "post.md", "sha256": sha("v3\n")}])
-    [(_, _, message)] = run(repo)
+    [(rule, _, message)] = run(repo)
+    assert rule == "provenance/digest-mismatch"
     assert message == (
-        f'the pinned bytes of "post.md" are from commit {_named(repo, pinned)}, and commit {_named(repo, change)} '
-        f"changed them; {ADVICE}"
+        'neither the current bytes of "post.md" nor any version of it in the history of HEAD have the pinned '
+        f'sha256; the pinned bytes are at this path only in commit {_named(repo, pinned)}, on branch "side", '
+        "which HEAD does not contain; merge that branch first, or pin what HEAD has (mechlint pin) after review"
     )
 
 

@@ -47,14 +47,14 @@ CASES = [
     # (path defect, digest defect, the findings)
     ("mistyped", "malformed", {MISSING, SCHEMA}),
     ("mistyped", "upper-case", {MISSING, SCHEMA}),
-    ("mistyped", "newline", {MISSING}),  # the schema's verdict on a trailing newline is issue 26 point 3
+    ("mistyped", "newline", {MISSING, SCHEMA}),  # a trailing newline breaks the schema's ECMA-262 pattern
     ("mistyped", "missing", {MISSING, UNPINNED}),
     ("mistyped", "stale", {MISSING}),
     ("mistyped", "never-held", {MISSING}),
     ("gone", "none", {GONE}),
     ("gone", "malformed", {GONE, SCHEMA}),
     ("gone", "upper-case", {GONE, SCHEMA}),
-    ("gone", "newline", {GONE}),
+    ("gone", "newline", {GONE, SCHEMA}),
     ("gone", "missing", {GONE, UNPINNED}),
     ("gone", "never-held", {MISMATCH}),
     ("unsafe", "malformed", {UNSAFE, SCHEMA}),
