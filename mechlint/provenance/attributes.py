@@ -11,7 +11,6 @@ started only when a file holding a CRLF pair is met.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import threading
@@ -105,21 +104,8 @@ class AttributeReader:
             return found
 
     def close(self) -> None:
-        if self.dog is not None:
-            self.dog.stop()
-            self.dog = None
-        if self.process is not None:
-            if self.process.stdin:
-                with contextlib.suppress(OSError):
-                    self.process.stdin.close()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                invoke.kill_group(self.process)
-                self.process.wait()
-            if self.process.stdout:
-                self.process.stdout.close()
-            self.process = None
+        invoke.stop_batch(self.process, self.dog)
+        self.process, self.dog = None, None
 
 
 def _field(stream: IO[bytes], dog: invoke.Watchdog) -> bytes:

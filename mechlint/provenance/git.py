@@ -16,7 +16,6 @@ through; they share the safe invocation of git and are changed together.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import subprocess
@@ -186,21 +185,8 @@ class CatFile:
                 writer.join()
 
     def close(self) -> None:
-        if self.dog is not None:
-            self.dog.stop()
-            self.dog = None
-        if self.process is not None:
-            if self.process.stdin:
-                with contextlib.suppress(OSError):
-                    self.process.stdin.close()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                invoke.kill_group(self.process)
-                self.process.wait()
-            if self.process.stdout:
-                self.process.stdout.close()
-            self.process = None
+        invoke.stop_batch(self.process, self.dog)
+        self.process, self.dog = None, None
 
 
 def _feed(stdin: IO[bytes], oids: list[str]) -> None:

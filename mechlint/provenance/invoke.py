@@ -19,6 +19,7 @@ git runs in a session of its own (no terminal to open), and a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -214,6 +215,27 @@ def kill_group(process: subprocess.Popen[bytes]) -> None:
         pass
     except OSError:
         process.kill()
+
+
+def stop_batch(process: subprocess.Popen[bytes] | None, dog: Watchdog | None) -> None:
+    """End a long-lived git (``cat-file --batch``, ``check-attr --stdin``): its watchdog, then its input, then it.
+
+    git ends when its standard input closes; one that does not within 5 s is killed with what it started.
+    """
+    if dog is not None:
+        dog.stop()
+    if process is None:
+        return
+    if process.stdin:
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        kill_group(process)
+        process.wait()
+    if process.stdout:
+        process.stdout.close()
 
 
 def start(command: list[str], cwd: str, env: dict[str, str], *, interactive: bool) -> subprocess.Popen[bytes]:
