@@ -12,15 +12,10 @@ started only when a file holding a CRLF pair is met.
 from __future__ import annotations
 
 import os
-import subprocess
-import threading
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from mechlint.provenance import invoke
 from mechlint.provenance.errors import GitError
-
-if TYPE_CHECKING:
-    from mechlint.provenance.git import Git
 
 #: How git converts a path's line endings when it stores the file (``convert.c``'s ``crlf_action``, folded).
 BINARY, TEXT, AUTO = "binary", "text", "auto"
@@ -67,23 +62,11 @@ def parse_autocrlf(output: bytes) -> str:
     return "true" if value in ("true", "yes", "on", "1") else "false"
 
 
-class AttributeReader:
+class AttributeReader(invoke.BatchGit):
     """One long-lived ``git check-attr --stdin -z text crlf eol``; paths go on its standard input."""
 
-    def __init__(self, git: Git) -> None:
-        self.git = git
-        self.process: subprocess.Popen[bytes] | None = None
-        self.dog: invoke.Watchdog | None = None
-        self.lock = threading.Lock()
-
-    def _start(self) -> tuple[subprocess.Popen[bytes], invoke.Watchdog]:
-        if self.process is None or self.dog is None or self.process.poll() is not None:
-            self.close()
-            self.git.vet()
-            command = self.git.command("check-attr", "--stdin", "-z", *ATTRIBUTES)
-            self.process = invoke.start(command, os.fspath(self.git.worktree), self.git.env, interactive=True)
-            self.dog = invoke.Watchdog(self.process, "check-attr")
-        return self.process, self.dog
+    ARGUMENTS = ("check-attr", "--stdin", "-z", *ATTRIBUTES)
+    NAME = "check-attr"
 
     def ask(self, path: str) -> dict[str, str]:
         """``{attribute: value}`` of ``path`` (from the top; no NUL in it); raises GitError."""
@@ -102,10 +85,6 @@ class AttributeReader:
                     name = _field(process.stdout, dog).decode("ascii", "replace")
                     found[name] = _field(process.stdout, dog).decode("utf-8", "replace")
             return found
-
-    def close(self) -> None:
-        invoke.stop_batch(self.process, self.dog)
-        self.process, self.dog = None, None
 
 
 def _field(stream: IO[bytes], dog: invoke.Watchdog) -> bytes:

@@ -131,24 +131,11 @@ def explain(output: str) -> GitError:
 _ATOMIC_WRITE = 4096
 
 
-class CatFile:
+class CatFile(invoke.BatchGit):
     """One long-lived ``git cat-file --batch``; object ids go on its standard input."""
 
-    def __init__(self, git: Git) -> None:
-        self.git = git
-        self.process: subprocess.Popen[bytes] | None = None
-        self.dog: invoke.Watchdog | None = None
-        self.lock = threading.Lock()
-
-    def _start(self) -> tuple[subprocess.Popen[bytes], invoke.Watchdog]:
-        if self.process is None or self.dog is None or self.process.poll() is not None:
-            self.close()
-            self.git.vet()
-            self.process = invoke.start(
-                self.git.command("cat-file", "--batch"), os.fspath(self.git.worktree), self.git.env, interactive=True
-            )
-            self.dog = invoke.Watchdog(self.process, "cat-file")
-        return self.process, self.dog
+    ARGUMENTS = ("cat-file", "--batch")
+    NAME = "cat-file"
 
     def read_many(self, oids: Iterable[str]) -> Iterator[tuple[str, str, bytes | None]]:
         """``(oid, type, content)`` for each id, in order; content is ``None`` when missing."""
@@ -183,10 +170,6 @@ class CatFile:
                 yield oid, parts[1].decode("ascii", "replace"), content
             if writer is not None:
                 writer.join()
-
-    def close(self) -> None:
-        invoke.stop_batch(self.process, self.dog)
-        self.process, self.dog = None, None
 
 
 def _feed(stdin: IO[bytes], oids: list[str]) -> None:

@@ -14,7 +14,13 @@ at all: :mod:`mechlint.provenance.worktree` hashes the bytes itself.
 git runs in a session of its own (no terminal to open), and a
 :class:`Watchdog` kills its process group when it makes no progress for
 :data:`STALL_SECONDS` (blocked on a FIFO or a terminal) or runs past
-:data:`TIME_LIMIT`.
+:data:`TIME_LIMIT`. A :class:`BatchGit` is a git that stays up and reads its
+questions on standard input (``cat-file --batch``, ``check-attr --stdin``).
+
+Long: starting git, watching it and ending it are one concern: the batch
+processes are started and stopped with the same environment, arguments and
+watchdog as every other command, and splitting them apart would spread the
+guarantees of docs/security.md ("Git") over several modules.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import ClassVar, Protocol
 
 from mechlint.provenance.errors import GitError
 
@@ -289,3 +297,41 @@ def close(process: subprocess.Popen[bytes]) -> None:
         if stream is not None:
             stream.close()
     process.wait()
+
+
+class Runner(Protocol):
+    """What a long-lived git needs of the repository it runs in (``mechlint.provenance.git.Git``)."""
+
+    worktree: Path
+    env: dict[str, str]
+
+    def command(self, *args: str) -> list[str]: ...
+
+    def vet(self) -> object: ...
+
+
+class BatchGit:
+    """One long-lived git that reads its questions on standard input (started when first asked, again if it died)."""
+
+    #: The git arguments, and the name its watchdog gives it.
+    ARGUMENTS: ClassVar[tuple[str, ...]] = ()
+    NAME: ClassVar[str] = ""
+
+    def __init__(self, git: Runner) -> None:
+        self.git = git
+        self.process: subprocess.Popen[bytes] | None = None
+        self.dog: Watchdog | None = None
+        self.lock = threading.Lock()
+
+    def _start(self) -> tuple[subprocess.Popen[bytes], Watchdog]:
+        if self.process is None or self.dog is None or self.process.poll() is not None:
+            self.close()
+            self.git.vet()
+            command = self.git.command(*self.ARGUMENTS)
+            self.process = start(command, os.fspath(self.git.worktree), self.git.env, interactive=True)
+            self.dog = Watchdog(self.process, self.NAME)
+        return self.process, self.dog
+
+    def close(self) -> None:
+        stop_batch(self.process, self.dog)
+        self.process, self.dog = None, None
