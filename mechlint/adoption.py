@@ -250,7 +250,7 @@ def _legacy_key(uri: str, result: Result) -> LegacyKey:
 
 def load_baseline(path: Path) -> Baseline:
     """The known findings of a baseline file; a missing or malformed file is a :class:`ConfigError`."""
-    from mechlint.safeio import NotReadable, read_regular
+    from mechlint.safety.safeio import NotReadable, read_regular
 
     try:
         text = read_regular(path, MAX_BASELINE).decode("utf-8")

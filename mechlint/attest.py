@@ -96,7 +96,7 @@ def keygen(prefix: Path, force: bool = False) -> tuple[Path, Path]:
 
 def _read(path: Path, limit: int, what: str) -> bytes:
     """A regular file of at most ``limit`` bytes; a FIFO, a device or a larger file is an :class:`AttestError`."""
-    from mechlint.safeio import NotReadable, read_regular
+    from mechlint.safety.safeio import NotReadable, read_regular
 
     try:
         return read_regular(path, limit)

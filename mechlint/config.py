@@ -25,7 +25,7 @@ from mechlint.model import LEVEL_NAMES, Level
 from mechlint.records import Record
 from mechlint.registry import rules_by_id
 from mechlint.rules import Rule, RuleContext
-from mechlint.safeio import NotReadable, read_regular
+from mechlint.safety.safeio import NotReadable, read_regular
 
 if TYPE_CHECKING:
     from mechlint.adoption import Suppression

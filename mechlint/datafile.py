@@ -88,7 +88,7 @@ def parse_toml(text: str, path: Path) -> dict[str, Any]:
 
 def read_toml(path: Path, what: str) -> tuple[dict[str, Any], str]:
     """Parse one TOML file; ``what`` names it in messages ("the invariant file")."""
-    from mechlint.safeio import NotReadable, read_regular
+    from mechlint.safety.safeio import NotReadable, read_regular
 
     try:
         text = read_regular(path, MAX_DATA_FILE).decode("utf-8")

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import BinaryIO, Protocol
 
 from mechlint.records import Record
-from mechlint.safeio import describe_mode as describe_mode  # re-exported for the provenance paths
-from mechlint.safeio import read_at_most
+from mechlint.safety.safeio import describe_mode as describe_mode  # re-exported for the provenance paths
+from mechlint.safety.safeio import read_at_most
 
 DEFAULT_INCLUDE = ("**/mechanisms/*.json", "**/*.mechanism.json")
 #: Never walked into, whatever the configuration says (its ``exclude`` adds to these).

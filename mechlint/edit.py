@@ -4,7 +4,7 @@ A :class:`StringEdit` replaces characters ``[start, end)`` of the *decoded*
 value of the string at ``pointer``; :func:`apply_edits` maps those offsets to
 the file's text through the escapes of the literal, so indentation, key
 order, escapes elsewhere and line endings stay as they were.
-:func:`write_atomically` (from :mod:`mechlint.safeio`) writes through a
+:func:`write_atomically` (from :mod:`mechlint.safety.safeio`) writes through a
 temporary file and a rename, so an interrupted run never leaves a
 half-written file, and never writes through a link out of the repository.
 """
@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from mechlint.document import Document
 from mechlint.jsonscan import string_offsets
 from mechlint.records import Record
-from mechlint.safeio import write_atomically
+from mechlint.safety.safeio import write_atomically
 
 __all__ = ["StringEdit", "apply_edits", "write_atomically"]
 

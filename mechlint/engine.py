@@ -46,10 +46,10 @@ from mechlint.model import (
     RuleInfo,
 )
 from mechlint.parallel import PARALLEL_FROM, default_jobs, run_all
-from mechlint.paths import display_path, relative_to_base, repository_uri
 from mechlint.records import Record
 from mechlint.report.fingerprint import fingerprints_of_lines
 from mechlint.rules.mechlint.unreadable_file import META as UNREADABLE_FILE_RULE
+from mechlint.safety.paths import display_path, relative_to_base, repository_uri
 from mechlint.services import RunServices
 from mechlint.views import as_object, items
 

@@ -149,7 +149,7 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
     from mechlint.engine import lint_bytes
     from mechlint.errors import ConfigError
     from mechlint.model import Level
-    from mechlint.terminal import printable
+    from mechlint.safety.terminal import printable
 
     absolute = Path(os.path.abspath(path))
     shown = printable(str(path))

@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mechlint.model import Level, LocatedTrace, Region, Result
-from mechlint.safeio import temporary_beside
-from mechlint.sqlite import CacheBusy, file_identity, heal, open_cache
+from mechlint.safety.safeio import temporary_beside
+from mechlint.safety.sqlite import CacheBusy, file_identity, heal, open_cache
 
 if TYPE_CHECKING:
     from mechlint.config import Config, EnabledRule
@@ -323,7 +323,7 @@ def result_cache_folder(project_root: Path) -> Path | None:
     ``None`` (run without the cache) when there is no home folder, or when the
     cache folder is inside the project, where a repository could carry it.
     """
-    from mechlint.sqlite import user_cache_folder
+    from mechlint.safety.sqlite import user_cache_folder
 
     folder = user_cache_folder()
     if folder is None or Path(os.path.realpath(folder)).is_relative_to(project_root):
@@ -342,7 +342,7 @@ def config_fingerprint(config: Config, enabled: Sequence[EnabledRule], services:
     source = b""
     if config.source is not None:
         from mechlint.config import MAX_CONFIG_FILE
-        from mechlint.safeio import NotReadable, read_regular
+        from mechlint.safety.safeio import NotReadable, read_regular
 
         try:
             source = read_regular(config.source, MAX_CONFIG_FILE)

@@ -18,7 +18,7 @@ from mechlint.parallel import chunks
 from mechlint.provenance.cache import BlobCache
 from mechlint.provenance.git import CatFile, open_history
 from mechlint.provenance.index import BlobIndex
-from mechlint.saferegex import UnsafePattern, compile_pattern
+from mechlint.safety.saferegex import UnsafePattern, compile_pattern
 
 from .gitrepo import commit, git, init
 

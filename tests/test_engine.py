@@ -12,9 +12,9 @@ import pytest
 from mechlint import lint
 from mechlint.config import Config
 from mechlint.discovery import glob_regex
-from mechlint.paths import relative_posix
 from mechlint.registry import all_rules
 from mechlint.rules import Rule
+from mechlint.safety.paths import relative_posix
 
 from .conftest import CLEAN, FIXTURES
 

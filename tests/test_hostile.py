@@ -297,7 +297,7 @@ def test_catastrophic_regex_and_match_everything_glob_finish(tmp_path: Path) -> 
 
 
 def test_fallback_engine_refuses_nested_quantifiers(monkeypatch: pytest.MonkeyPatch) -> None:
-    import mechlint.saferegex as saferegex
+    import mechlint.safety.saferegex as saferegex
 
     monkeypatch.setattr(saferegex, "_re2", lambda: None)
     saferegex.compile_pattern.cache_clear()
@@ -313,7 +313,7 @@ def test_fallback_engine_refuses_nested_quantifiers(monkeypatch: pytest.MonkeyPa
 
 
 def test_interrupted_write_leaves_no_half_written_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import mechlint.safeio as edit
+    import mechlint.safety.safeio as edit
 
     target = tmp_path / "report.sarif"
     target.write_text("previous report")

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from mechlint import safeio
-from mechlint.safeio import write_atomically
+from mechlint.safety import safeio
+from mechlint.safety.safeio import write_atomically
 
 from .conftest import CLEAN
 

@@ -139,11 +139,11 @@ def test_files_outside_the_repository_are_not_read_early(
     outside = mechanism(tmp_path, "elsewhere/m.json", [{"path": "a.md", "sha256": sha("zzz\n")}])
     (blog / "content" / "link.json").symlink_to(outside)
     read: list[str] = []
-    import mechlint.safeio
+    import mechlint.safety.safeio
 
-    real_read = mechlint.safeio.read_regular
+    real_read = mechlint.safety.safeio.read_regular
     monkeypatch.setattr(
-        mechlint.safeio, "read_regular", lambda path, limit: read.append(str(path)) or real_read(path, limit)
+        mechlint.safety.safeio, "read_regular", lambda path, limit: read.append(str(path)) or real_read(path, limit)
     )
     monkeypatch.chdir(blog)
     early.begin(["content/link.json", "content/one/mechanisms/m.json"])

@@ -324,7 +324,7 @@ def test_the_html_report_links_a_rule_only_to_a_web_page(uri: str) -> None:
 
 
 def test_the_common_characters_json_skips_are_all_printable() -> None:
-    from mechlint.terminal import PRINTABLE_RANGES
+    from mechlint.safety.terminal import PRINTABLE_RANGES
 
     chars, index = [], 0
     while index < len(PRINTABLE_RANGES):
@@ -343,7 +343,7 @@ EVERY_CHARACTER = st.text(st.characters(blacklist_categories=()), max_size=40)
 
 @given(EVERY_CHARACTER)
 def test_json_keeps_every_string_exactly_and_writes_nothing_raw(text: str) -> None:
-    from mechlint.terminal import inert_json
+    from mechlint.safety.terminal import inert_json
 
     written = inert_json(json.dumps({text: [text]}, ensure_ascii=False, indent=1))
     assert not _raw(written)

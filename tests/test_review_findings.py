@@ -16,7 +16,7 @@ from mechlint.config import Config
 from mechlint.provenance import invoke
 from mechlint.provenance.cache import BlobCache
 from mechlint.provenance.errors import GitError
-from mechlint.safeio import write_atomically
+from mechlint.safety.safeio import write_atomically
 
 from .gitrepo import commit, init, write
 

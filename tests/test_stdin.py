@@ -188,7 +188,7 @@ def test_standard_input_goes_alone(tmp_path: Path, mechlint: list[str], args: li
 def test_a_control_character_in_the_name_is_escaped(tmp_path: Path, mechlint: list[str]) -> None:
     done = run(mechlint, ["--stdin-filename", "notes\x1b[31m.txt", "-"], CLEAN_BYTES, tmp_path)
     assert done.returncode == 0
-    # every printed name goes through mechlint.terminal.printable: a control character becomes U+FFFD
+    # every printed name goes through mechlint.safety.terminal.printable: a control character becomes U+FFFD
     assert b"\x1b" not in done.stderr and "notes\ufffd[31m.txt".encode() in done.stderr
 
 

@@ -11,7 +11,7 @@ from mechlint import __version__
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_USAGE, error
 from mechlint.cli.extras import require
 from mechlint.cli.inputs import RootOption, provenance_or_exit, read_or_exit
-from mechlint.terminal import printable
+from mechlint.safety.terminal import printable
 
 __all__ = ["attest", "keygen", "verify"]
 
@@ -51,7 +51,7 @@ def attest(
     from mechlint.attest import AttestError, load_private_key, sign, statement
     from mechlint.discovery import find_project_root
     from mechlint.document import load
-    from mechlint.safeio import write_atomically
+    from mechlint.safety.safeio import write_atomically
 
     raw = read_or_exit(file)
     document = load(str(file), raw)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from mechlint.terminal import printable
+from mechlint.safety.terminal import printable
 
 __all__ = [
     "EXIT_FINDINGS",

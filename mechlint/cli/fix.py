@@ -10,7 +10,7 @@ import typer
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error
 from mechlint.cli.inputs import ConfigOption, config_or_exit
 from mechlint.cli.output import write_output
-from mechlint.terminal import printable_lines
+from mechlint.safety.terminal import printable_lines
 
 __all__ = ["fix"]
 

@@ -36,14 +36,17 @@ def text_width(to_terminal: bool) -> int:
 
 
 def write_output(text: str, output: Path | None, inside: Path | None = None) -> None:
-    """Write to stdout, or to ``output`` (see :func:`mechlint.safeio.write_atomically`; ``inside``: the repository)."""
+    """Write to stdout, or to ``output`` (``inside``: the repository).
+
+    See :func:`mechlint.safety.safeio.write_atomically`.
+    """
     data = text.encode("utf-8", "backslashreplace")
     if output is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    from mechlint.safeio import write_atomically
+    from mechlint.safety.safeio import write_atomically
 
     write_atomically(output, data, inside)
 
@@ -57,6 +60,6 @@ def write_output_chunks(chunks: Iterable[str], output: Path | None, inside: Path
             sys.stdout.buffer.write(piece)
         sys.stdout.flush()
         return
-    from mechlint.safeio import write_atomically
+    from mechlint.safety.safeio import write_atomically
 
     write_atomically(output, pieces, inside)

@@ -9,7 +9,7 @@ import typer
 
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error
 from mechlint.cli.inputs import RootOption, config_or_exit, provenance_or_exit
-from mechlint.terminal import printable
+from mechlint.safety.terminal import printable
 
 __all__ = ["pin"]
 

@@ -8,7 +8,7 @@ import typer
 
 from mechlint.cli.exits import EXIT_USAGE, config_error, error
 from mechlint.cli.inputs import ConfigOption, config_or_exit
-from mechlint.terminal import printable, printable_lines
+from mechlint.safety.terminal import printable, printable_lines
 
 __all__ = ["list_rules", "show_rule"]
 

@@ -25,7 +25,7 @@ from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error,
 from mechlint.cli.output import text_width, use_color, write_output, write_output_chunks
 from mechlint.cli.stdin import project_root_for, read_stdin, stdin_conflict
 from mechlint.records import Record
-from mechlint.terminal import printable
+from mechlint.safety.terminal import printable
 
 if TYPE_CHECKING:
     from mechlint.config import Config

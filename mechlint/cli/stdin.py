@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mechlint.terminal import printable
+from mechlint.safety.terminal import printable
 
 if TYPE_CHECKING:
     from mechlint.cli.run_check import CheckOptions

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 
 from mechlint.records import Record
-from mechlint.saferegex import UnsafePattern, compile_pattern
+from mechlint.safety.saferegex import UnsafePattern, compile_pattern
 
 MAX_FORMULA_LENGTH = 10_000
 MAX_DEPTH = 100

@@ -20,7 +20,7 @@ from typing import Any
 from mechlint.invariants.formula import ATOMS, KEY_ATOMS, MAX_KEY, Node, glob_pattern, show
 from mechlint.invariants.textsearch import text_column
 from mechlint.records import Record
-from mechlint.saferegex import compile_pattern
+from mechlint.safety.saferegex import compile_pattern
 
 MAX_TEXT = 10_000  # characters of one step's text that a regex sees
 MAX_BINDINGS = 10_000

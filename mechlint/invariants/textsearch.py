@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar
 
-from mechlint.saferegex import compile_pattern
+from mechlint.safety.saferegex import compile_pattern
 
 __all__ = ["text_column", "text_column_plain"]
 

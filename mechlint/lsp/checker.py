@@ -26,8 +26,8 @@ from mechlint.document import Document, load
 from mechlint.engine import rule_infos, source_paths
 from mechlint.errors import ConfigError
 from mechlint.model import Level, Region, Result, RuleInfo
-from mechlint.paths import relative_posix
 from mechlint.rules.mechlint.invalid_config import META as INVALID_CONFIG_RULE
+from mechlint.safety.paths import relative_posix
 from mechlint.services import RunServices
 
 INVALID_CONFIG = INVALID_CONFIG_RULE.id

@@ -29,7 +29,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from mechlint.sqlite import CacheBusy, StaleCache, file_identity, heal, open_cache, user_cache_folder
+from mechlint.safety.sqlite import CacheBusy, StaleCache, file_identity, heal, open_cache, user_cache_folder
 
 Row = tuple[str, str, str | None, str | None]
 

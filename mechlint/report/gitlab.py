@@ -18,7 +18,7 @@ from mechlint.report.escape import report_path
 from mechlint.report.fingerprint import result_fingerprints
 from mechlint.report.jsontext import dumps
 from mechlint.report.options import OutputOptions
-from mechlint.terminal import inert_json
+from mechlint.safety.terminal import inert_json
 
 SEVERITIES = {Level.ERROR: "major", Level.WARNING: "minor", Level.NOTE: "info"}
 

@@ -7,7 +7,7 @@ from typing import Any
 from mechlint.model import Level, Region, Report
 from mechlint.report.jsontext import dumps
 from mechlint.report.options import OutputOptions
-from mechlint.terminal import inert_json
+from mechlint.safety.terminal import inert_json
 
 FORMAT_VERSION = 1
 

@@ -23,7 +23,7 @@ from mechlint.model import Level, Region, Report, Result, RuleInfo
 from mechlint.report.fingerprint import result_fingerprints
 from mechlint.report.jsontext import dumps
 from mechlint.report.options import OutputOptions
-from mechlint.terminal import inert_json
+from mechlint.safety.terminal import inert_json
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mechlint/mechlint"

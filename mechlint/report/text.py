@@ -23,7 +23,7 @@ Text from input cannot act on the terminal: a file name is shown as
 backslashes doubled, so it names one file), messages, rule ids and reasons as
 :func:`~mechlint.report.escape.visible` does; the source excerpt has every
 character that is not printable replaced by U+FFFD one for one
-(:func:`mechlint.terminal.printable`), so the carets stay under the span.
+(:func:`mechlint.safety.terminal.printable`), so the carets stay under the span.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from mechlint.report.options import OutputOptions
 from mechlint.report.wrap import cells as _cells
 from mechlint.report.wrap import split_words, wrap_words
 from mechlint.report.wrap import text_width as _width
-from mechlint.terminal import printable
+from mechlint.safety.terminal import printable
 
 _COLORS = {Level.ERROR: "\033[31m", Level.WARNING: "\033[33m", Level.NOTE: "\033[36m"}
 #: The levels counted as problems; notes are counted apart.
