@@ -35,10 +35,10 @@ from typing import Any, NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from mechlint import jsonscan, lint, prose  # noqa: E402
+from mechlint import lint
 from mechlint.checking import run_rules  # noqa: E402
 from mechlint.config import Config  # noqa: E402
-from mechlint.document import Document, load  # noqa: E402
+from mechlint.document import Document, jsonscan, load, prose  # noqa: E402  # noqa: E402
 from mechlint.plainlists import shipped  # noqa: E402
 from mechlint.report import OutputOptions  # noqa: E402
 from mechlint.rules import RuleContext  # noqa: E402

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mechlint.document.views import as_object, items
 from mechlint.provenance.resolve import Provenance
-from mechlint.views import as_object, items
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"

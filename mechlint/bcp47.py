@@ -12,7 +12,7 @@ registered is the business of :mod:`mechlint.langregistry`.
 
 from __future__ import annotations
 
-from mechlint.prose import word_set
+from mechlint.document.prose import word_set
 from mechlint.records import Record
 
 IRREGULAR = word_set(

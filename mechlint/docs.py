@@ -12,13 +12,13 @@ import re
 import sys
 from pathlib import Path
 
+from mechlint.document.views import readable_path
 from mechlint.model import RuleInfo
 from mechlint.registry import all_rules, rules_by_id
 from mechlint.ruleexamples import base_text, example_diff
 from mechlint.rules import Example, Rule
 from mechlint.rules.a11y import alt_redundant
 from mechlint.rules.plain import passive_voice, readability
-from mechlint.views import readable_path
 
 #: Where the documentation is published; every link in a rule's help is absolute, under it.
 REPOSITORY_URL = "https://github.com/mechlint/mechlint"

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable
 
 from mechlint.document import Document
-from mechlint.jsonscan import string_offsets
+from mechlint.document.jsonscan import string_offsets
 from mechlint.records import Record
 from mechlint.safety.safeio import write_atomically
 

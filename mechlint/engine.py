@@ -35,6 +35,7 @@ from mechlint.discovery import (
     read_candidate,
 )
 from mechlint.document import Document, load
+from mechlint.document.views import as_object, items
 from mechlint.gctuning import PausedCollector
 from mechlint.model import (
     FileReport,
@@ -51,7 +52,6 @@ from mechlint.report.fingerprint import fingerprints_of_lines
 from mechlint.rules.mechlint.unreadable_file import META as UNREADABLE_FILE_RULE
 from mechlint.safety.paths import display_path, relative_to_base, repository_uri
 from mechlint.services import RunServices
-from mechlint.views import as_object, items
 
 if TYPE_CHECKING:  # the result cache (and SQLite) is imported only by runs that use it
     from mechlint.model import Story
@@ -77,7 +77,7 @@ class LintOptions(Record):
     the cache is in use. ``keep`` says which checked files the report holds
     (:class:`~mechlint.model.Keep`): by default those with findings;
     ``Keep.FILES`` every checked file, findings or not; ``Keep.STORIES``
-    every checked file with its :class:`~mechlint.story.Story`. ``buffer`` (a
+    every checked file with its :class:`~mechlint.document.story.Story`. ``buffer`` (a
     candidate that carries its bytes, or why they could not be read) is checked
     as if the file at its path held them: always when it is ``explicit``, else
     when the configuration selects that path; ``paths`` are then not walked.
@@ -268,8 +268,8 @@ def lint_file(
 
 def _story(document: Document, config: Config) -> Story:
     """The storyboard of a document, timed with the reading rate ``a11y/reading-time`` is configured with."""
+    from mechlint.document.story import DEFAULT_MINIMUM, DEFAULT_RATE, story_of
     from mechlint.rules.a11y.reading_time import META as READING_TIME_RULE
-    from mechlint.story import DEFAULT_MINIMUM, DEFAULT_RATE, story_of
 
     options = config.options.get(READING_TIME_RULE.id, {})
     rate = options.get("characters-per-second", DEFAULT_RATE)

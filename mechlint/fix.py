@@ -20,15 +20,15 @@ from pathlib import Path
 from mechlint.config import Config
 from mechlint.discovery import mechanism_files, read_candidate
 from mechlint.document import Document, load
+from mechlint.document.jsonscan import pointer_join
+from mechlint.document.prose import code_spans, passages
+from mechlint.document.views import all_steps, lit_entries, scenarios, strings, targets
 from mechlint.edit import StringEdit, apply_edits, write_atomically
-from mechlint.jsonscan import pointer_join
 from mechlint.plainlists import PlainLists
-from mechlint.prose import code_spans, passages
 from mechlint.rules.plain import typography_consistency as typography
 from mechlint.rules.reference.unknown_target import edit_distance
 from mechlint.safety.paths import display_path
 from mechlint.safety.terminal import printable
-from mechlint.views import all_steps, lit_entries, scenarios, strings, targets
 
 Fixer = Callable[[Document], Iterator[StringEdit]]
 

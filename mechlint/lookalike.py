@@ -14,7 +14,7 @@ import unicodedata
 from functools import lru_cache
 
 from mechlint.charnames import char_name
-from mechlint.views import quote
+from mechlint.document.views import quote
 
 # Cyrillic and Greek letters drawn like a Latin letter, and dashes drawn like a hyphen-minus, in common fonts
 # (a subset of Unicode's confusables.txt).

@@ -129,7 +129,7 @@ class Result(Record):
         )
 
 
-# What a mechanism shows, for a report that draws it (built by :func:`mechlint.story.story_of`).
+# What a mechanism shows, for a report that draws it (built by :func:`mechlint.document.story.story_of`).
 
 
 class SourceStory(Record):

@@ -128,7 +128,7 @@ def create(path: Path, data: bytes) -> Written:
 
 def _placeholders(value: Any) -> int:
     """How many strings of ``value`` are placeholders."""
-    from mechlint.placeholder import is_placeholder
+    from mechlint.document.placeholder import is_placeholder
 
     if isinstance(value, str):
         return int(is_placeholder(value))

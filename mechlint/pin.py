@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mechlint.document import Document, load
+from mechlint.document.jsonscan import pointer_join
+from mechlint.document.views import as_object, items, quote
 from mechlint.edit import StringEdit, apply_edits, write_atomically
-from mechlint.jsonscan import pointer_join
 from mechlint.provenance.resolve import Provenance
-from mechlint.views import as_object, items, quote
 
 
 @dataclass

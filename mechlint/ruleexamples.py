@@ -112,7 +112,7 @@ def base_text() -> str:
 @cache
 def _spans() -> dict[str, tuple[int, int]]:
     """Where each value of the base text is, by JSON pointer."""
-    from mechlint.jsonscan import scan
+    from mechlint.document.jsonscan import scan
 
     return scan(base_text()).values
 

@@ -11,10 +11,10 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from mechlint.jsonscan import escape_token, pointer_join
+from mechlint.document.jsonscan import escape_token, pointer_join
+from mechlint.document.views import is_key, quote, readable_path
 from mechlint.lookalike import closest, explain, odd_characters, skeleton
 from mechlint.model import Finding
-from mechlint.views import is_key, quote, readable_path
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from mechlint import prose
+from mechlint.document import prose
 from mechlint.invariants.textsearch import text_column, text_column_plain
 from mechlint.parallel import chunks
 from mechlint.provenance.cache import BlobCache

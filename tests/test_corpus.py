@@ -813,7 +813,7 @@ def test_a_shallow_clone_gives_one_warning_per_source(shallow: dict[str, list[Re
     [('{"a": 1,}', 7), ('{"a": [1, 2,\n]}', 11), ('{"a": 1,\n\n  }', 7), ("[1,\n  ]", 2)],
 )
 def test_a_trailing_comma_is_reported_at_the_comma(text: str, comma: int) -> None:
-    from mechlint.jsonscan import JsonSyntaxError, scan
+    from mechlint.document.jsonscan import JsonSyntaxError, scan
 
     with pytest.raises(JsonSyntaxError) as raised:
         scan(text)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from mechlint import document as document_module
 from mechlint.document import load
-from mechlint.jsonscan import ScanResult, locate, scan
+from mechlint.document.jsonscan import ScanResult, locate, scan
 from mechlint.model import Finding
 
 

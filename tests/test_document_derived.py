@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from mechlint import prose
-from mechlint.document import Document, load
+from mechlint.document import Document, load, prose
 
 from .conftest import SEED
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from mechlint.document.story import story_of
 from mechlint.model import FileReport, Level, LocatedTrace, Region, Report, Result
 from mechlint.report import OutputOptions, reporter
-from mechlint.story import story_of
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

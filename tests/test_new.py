@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mechlint.config import Config
+from mechlint.document.jsonscan import pointer_join
+from mechlint.document.placeholder import is_placeholder
 from mechlint.engine import lint_bytes
-from mechlint.jsonscan import pointer_join
 from mechlint.new import render, template
-from mechlint.placeholder import is_placeholder
 
 from .conftest import CLEAN
 from .gitrepo import commit, init

@@ -16,8 +16,7 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mechlint import prose
-from mechlint.document import load
+from mechlint.document import load, prose
 from mechlint.plainlists import PlainLists, Substitution, shipped
 from mechlint.rules import RuleContext
 from mechlint.rules.plain import passive_voice, term_consistency, word_choice

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from mechlint.document.jsonscan import digit_count, parse_int
+from mechlint.document.views import quote
 from mechlint.engine import lint_bytes
-from mechlint.jsonscan import digit_count, parse_int
-from mechlint.views import quote
 
 from .test_corpus import BLOG, CORPUS, GC
 

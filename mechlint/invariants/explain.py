@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from mechlint.document.views import quote
 from mechlint.invariants.formula import ATOMS, TEMPORAL, Node, glob_pattern, show
 from mechlint.invariants.monitor import StepView, atom_keys, verb
 from mechlint.records import Record
-from mechlint.views import quote
 
 
 class Explanation(Record):

@@ -9,6 +9,7 @@ from typing import Any
 
 from mechlint.datafile import check_schema, line_of, read_toml
 from mechlint.document import Document
+from mechlint.document.views import quote, scenarios, steps, target_kind, targets
 from mechlint.errors import ConfigError
 from mechlint.invariants.clauses import Judgement
 from mechlint.invariants.explain import explain
@@ -25,7 +26,6 @@ from mechlint.invariants.wording import (
 from mechlint.model import Finding, Level, TraceStep
 from mechlint.records import Record
 from mechlint.rules import Example, Rule, RuleContext, RuleMeta
-from mechlint.views import quote, scenarios, steps, target_kind, targets
 
 SCHEMA_NAME = "invariants.schema.json"
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from mechlint.document.views import quote
 from mechlint.invariants.clauses import NO, UNDECIDED, Judgement, judge
 from mechlint.invariants.formula import Node
 from mechlint.invariants.monitor import StepView
 from mechlint.model import Finding
 from mechlint.rules.invariant.undecided_text import META as UNDECIDED_TEXT_RULE
-from mechlint.views import quote
 
 if TYPE_CHECKING:
     from mechlint.invariants.loader import Invariant

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from mechlint.document import Document
+from mechlint.document.jsonscan import string_offsets
 from mechlint.edit import StringEdit, apply_edits
 from mechlint.fix import FIXERS, fix_id_mismatch, fix_typography, fix_unknown_target, fix_word_choice, fixed_text
-from mechlint.jsonscan import string_offsets
 from mechlint.lsp.checker import Checked
 from mechlint.lsp.positions import TextIndex
 from mechlint.model import Result

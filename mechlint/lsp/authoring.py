@@ -3,7 +3,7 @@
 :func:`place_at` reads the text up to the cursor only and forgives what
 comes after it (an unclosed string, a missing bracket), so completion works
 while a file is being typed. Spans for hover, definition and references
-come from the strict scanner (:mod:`mechlint.jsonscan`) on text that parses.
+come from the strict scanner (:mod:`mechlint.document.jsonscan`) on text that parses.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 
 from lsprotocol import types
 
-from mechlint.jsonscan import JsonSyntaxError, ScanResult, pointer_join, scan
+from mechlint.document.jsonscan import JsonSyntaxError, ScanResult, pointer_join, scan
+from mechlint.document.views import all_steps, as_object, lit_entries, scenarios, strings, target_kind, targets
 from mechlint.lsp.positions import TextIndex
-from mechlint.views import all_steps, as_object, lit_entries, scenarios, strings, target_kind, targets
 
 Token = str | int
 

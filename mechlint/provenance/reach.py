@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mechlint.document.views import quote
 from mechlint.provenance.errors import GitError
-from mechlint.views import quote
 
 if TYPE_CHECKING:
     from mechlint.provenance.git import History

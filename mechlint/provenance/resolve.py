@@ -17,12 +17,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+from mechlint.document.views import as_object, items, quote
 from mechlint.provenance import paths as working_tree
 from mechlint.provenance.pinned import FAILED, HISTORY, NO_HISTORY, UNREACHABLE
 from mechlint.provenance.repository import Repository, git_toplevel, refs_key
 from mechlint.provenance.source import DIGEST, Source
 from mechlint.records import Record
-from mechlint.views import as_object, items, quote
 
 __all__ = ["CLASSIFICATION", "DEFAULT_FROZEN", "Located", "Provenance", "Sourced", "frozen_regex", "git_toplevel"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mechlint.document import Document
+from mechlint.document.views import as_object
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
-from mechlint.views import as_object
 
 META = RuleMeta(
     id="a11y/alt-length",

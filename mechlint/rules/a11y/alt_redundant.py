@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from difflib import SequenceMatcher
 
 from mechlint.document import Document
+from mechlint.document.placeholder import is_placeholder
+from mechlint.document.views import as_object
 from mechlint.model import Finding, Level
-from mechlint.placeholder import is_placeholder
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import as_object
 
 META = RuleMeta(
     id="a11y/alt-redundant",

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from mechlint.document import Document
+from mechlint.document.views import lit_entries, quote, scenarios, steps
 from mechlint.model import Finding, Level, TraceStep
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
-from mechlint.views import lit_entries, quote, scenarios, steps
 
 META = RuleMeta(
     id="a11y/flash-rate",

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 
 from mechlint.charnames import described, is_invisible, is_white_space
 from mechlint.document import Document
-from mechlint.jsonscan import pointer_join
+from mechlint.document.jsonscan import pointer_join
+from mechlint.document.views import quote, targets
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import quote, targets
 
 META = RuleMeta(
     id="a11y/label-missing",

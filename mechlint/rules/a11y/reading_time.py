@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from mechlint.document import Document
+from mechlint.document.views import as_object, quote, scenarios, steps
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
-from mechlint.views import as_object, quote, scenarios, steps
 
 META = RuleMeta(
     id="a11y/reading-time",

@@ -18,12 +18,11 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from mechlint import prose
-from mechlint.document import Document
+from mechlint.document import Document, prose
+from mechlint.document.prose import CACHE_SIZE, code_spans, in_code, word_set
+from mechlint.document.views import quote
 from mechlint.model import Finding, Level
-from mechlint.prose import CACHE_SIZE, code_spans, in_code, word_set
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import quote
 
 META = RuleMeta(
     id="plain/passive-voice",

@@ -19,10 +19,9 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from mechlint import prose
-from mechlint.document import Document
+from mechlint.document import Document, prose
+from mechlint.document.prose import CACHE_SIZE, analyze, has_letter, syllables_cached
 from mechlint.model import Finding, Level
-from mechlint.prose import CACHE_SIZE, analyze, has_letter, syllables_cached
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
 
 META = RuleMeta(

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mechlint import prose
-from mechlint.document import Document
+from mechlint.document import Document, prose
+from mechlint.document.prose import analyze
+from mechlint.document.views import quote
 from mechlint.model import Finding, Level
-from mechlint.prose import analyze
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
-from mechlint.views import quote
 
 META = RuleMeta(
     id="plain/sentence-length",

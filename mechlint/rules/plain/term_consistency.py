@@ -35,13 +35,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from mechlint import prose
-from mechlint.document import Document
+from mechlint.document import Document, prose
+from mechlint.document.termuses import FUNCTION_WORDS, fold, may_use, suspects, term_uses
+from mechlint.document.views import quote, readable_path
 from mechlint.model import Finding, Level
 from mechlint.records import Record
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.termuses import FUNCTION_WORDS, fold, may_use, suspects, term_uses
-from mechlint.views import quote, readable_path
 
 __all__ = ["FUNCTION_WORDS", "META", "check", "check_plain", "fold", "term_uses"]
 

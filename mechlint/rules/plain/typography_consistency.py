@@ -13,10 +13,9 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from mechlint import prose
-from mechlint.document import Document
+from mechlint.document import Document, prose
+from mechlint.document.prose import CACHE_SIZE, code_spans, in_code
 from mechlint.model import Finding, Level
-from mechlint.prose import CACHE_SIZE, code_spans, in_code
 from mechlint.rules import Example, RuleContext, RuleMeta
 
 META = RuleMeta(

@@ -48,13 +48,12 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
-from mechlint import prose
-from mechlint.document import Document
+from mechlint.document import Document, prose
+from mechlint.document.prose import CACHE_SIZE, code_spans, in_code
+from mechlint.document.views import quote
 from mechlint.model import Finding, Level
 from mechlint.plainlists import acronym_key
-from mechlint.prose import CACHE_SIZE, code_spans, in_code
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
-from mechlint.views import quote
 
 META = RuleMeta(
     id="plain/undefined-acronym",

@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from mechlint import prose
-from mechlint.document import Document
+from mechlint.document import Document, prose
+from mechlint.document.prose import code_spans, in_code
+from mechlint.document.views import quote
 from mechlint.model import Finding, Level
-from mechlint.prose import code_spans, in_code
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import quote
 
 if TYPE_CHECKING:
     from mechlint.plainlists import PlainLists, Substitution

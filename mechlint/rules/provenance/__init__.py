@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mechlint.document import Document
-from mechlint.placeholder import placeholder_sources
+from mechlint.document.placeholder import placeholder_sources
+from mechlint.document.views import quote
 from mechlint.provenance.pinned import HISTORY, UNREACHABLE, WORKING_TREE
 from mechlint.rules import Example, RuleContext
-from mechlint.views import quote
 
 if TYPE_CHECKING:
     from mechlint.provenance.resolve import Sourced

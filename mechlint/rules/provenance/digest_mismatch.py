@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from mechlint.document import Document
+from mechlint.document.views import quote
 from mechlint.model import Finding, Level
 from mechlint.provenance.pinned import NOWHERE, UNREACHABLE
 from mechlint.rules import Example, RuleContext, RuleMeta
@@ -34,7 +35,6 @@ from mechlint.rules.provenance import (
     unreachable,
 )
 from mechlint.rules.provenance.gone_source import fate
-from mechlint.views import quote
 
 if TYPE_CHECKING:
     from mechlint.provenance.source import Source

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mechlint.document import Document
+from mechlint.document.views import quote
 from mechlint.model import Finding, Level
 from mechlint.provenance.pinned import NOWHERE, UNREACHABLE
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
@@ -28,7 +29,6 @@ from mechlint.rules.provenance import (
     source_example,
     sources,
 )
-from mechlint.views import quote
 
 META = RuleMeta(
     id="provenance/frozen-copy-mismatch",

@@ -29,12 +29,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from mechlint.document import Document
+from mechlint.document.views import quote
 from mechlint.model import Finding, Level
 from mechlint.provenance.pinned import HISTORY
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.rules.provenance import CURRENT_POST, EXAMPLE_REPOSITORY, OLD_SVG, source_example, sources
 from mechlint.rules.provenance.frozen_resolved import held
-from mechlint.views import quote
 
 if TYPE_CHECKING:
     from mechlint.provenance.departure import Departure

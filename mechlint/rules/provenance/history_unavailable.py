@@ -26,12 +26,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from mechlint.document import Document
+from mechlint.document.views import quote
 from mechlint.model import Finding, Level
 from mechlint.provenance.pinned import BEYOND_CLONE, FAILED, NO_HISTORY, SUBMODULE
 from mechlint.records import Record
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.rules.provenance import OLD_SVG, POST_V2, SHALLOW_CLONE, line_endings, source_example, sources
-from mechlint.views import quote
 
 if TYPE_CHECKING:
     from mechlint.provenance.errors import GitError

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from mechlint.document import Document
+from mechlint.document.views import quote
 from mechlint.model import Finding, Level
 from mechlint.provenance.pinned import NOWHERE, UNREACHABLE
 from mechlint.rules import Example, RuleContext, RuleMeta
@@ -42,7 +43,6 @@ from mechlint.rules.provenance import (
     sources,
     unreachable,
 )
-from mechlint.views import quote
 
 if TYPE_CHECKING:
     from mechlint.provenance.source import Source

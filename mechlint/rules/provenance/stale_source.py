@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from mechlint.document import Document
+from mechlint.document.views import quote
 from mechlint.model import Finding, Level
 from mechlint.provenance.pinned import HISTORY
 from mechlint.rules import Example, RuleContext, RuleMeta
@@ -27,7 +28,6 @@ from mechlint.rules.provenance import (
     sources,
     sparse,
 )
-from mechlint.views import quote
 
 if TYPE_CHECKING:
     from mechlint.provenance.log import Revision

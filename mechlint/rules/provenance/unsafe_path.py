@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mechlint.document import Document
+from mechlint.document.views import quote
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.rules.provenance import CURRENT_POST, POST_V2, source_example, sources
-from mechlint.views import quote
 
 META = RuleMeta(
     id="provenance/unsafe-path",

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mechlint.document import Document
-from mechlint.jsonscan import pointer_join
+from mechlint.document.jsonscan import pointer_join
+from mechlint.document.views import quote, targets
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import quote, targets
 
 META = RuleMeta(
     id="reference/duplicate-id",

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mechlint.document import Document
+from mechlint.document.views import quote, readable_path, step_entries, target_kind, targets
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import quote, readable_path, step_entries, target_kind, targets
 
 EXPECTED = {"active": "node", "paths": "edge"}
 ARTICLE = {"node": "a", "edge": "an"}

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mechlint.document import Document
-from mechlint.jsonscan import pointer_join
+from mechlint.document.jsonscan import pointer_join
+from mechlint.document.views import lit_entries, quote, readable_path, scenarios, steps, strings
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import lit_entries, quote, readable_path, scenarios, steps, strings
 
 META = RuleMeta(
     id="reference/unselected-active",

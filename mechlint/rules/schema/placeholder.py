@@ -17,11 +17,11 @@ from functools import cache
 from typing import Any
 
 from mechlint.document import Document
-from mechlint.jsonscan import pointer_join
+from mechlint.document.jsonscan import pointer_join
+from mechlint.document.placeholder import content_member, is_placeholder
+from mechlint.document.views import quote, readable_path
 from mechlint.model import Finding, Level
-from mechlint.placeholder import content_member, is_placeholder
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import quote, readable_path
 
 META = RuleMeta(
     id="schema/placeholder",

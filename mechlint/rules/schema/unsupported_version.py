@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mechlint.document import Document
+from mechlint.document.views import as_object, quote
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.views import as_object, quote
 
 SUPPORTED_VERSIONS = (1,)
 

@@ -17,8 +17,8 @@ from functools import lru_cache
 from itertools import chain
 from operator import add
 
-from mechlint import prose
-from mechlint.prose import CACHE_SIZE, analyze, word_set
+from mechlint.document import prose
+from mechlint.document.prose import CACHE_SIZE, analyze, word_set
 
 FUNCTION_WORDS = word_set(
     "a an the in on at to of for by with up out off into onto over and or but is are be it its as no not "

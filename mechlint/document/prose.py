@@ -23,10 +23,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from mechlint.jsonscan import escape_token
-from mechlint.placeholder import is_placeholder
+from mechlint.document.jsonscan import escape_token
+from mechlint.document.placeholder import is_placeholder
+from mechlint.document.views import as_object, members, scenarios
 from mechlint.records import Record
-from mechlint.views import as_object, members, scenarios
 
 if TYPE_CHECKING:
     from mechlint.document import Document

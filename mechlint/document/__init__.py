@@ -15,7 +15,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
-from mechlint.jsonscan import JsonSyntaxError, ScanResult, locate, parse_int, scan, string_offsets
+from mechlint.document.jsonscan import JsonSyntaxError, ScanResult, locate, parse_int, scan, string_offsets
 from mechlint.model import Finding, Region
 from mechlint.records import Record
 from mechlint.rules.schema.duplicate_key import META as DUPLICATE_KEY_RULE

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from mechlint.document.views import as_object, items, members
 from mechlint.model import ScenarioStory, SourceStory, StateValue, StepStory, Story, TargetStory
-from mechlint.views import as_object, items, members
 
 #: The reading rate and floor of ``a11y/reading-time`` (its defaults), used when a run does not say.
 DEFAULT_RATE = 17.0

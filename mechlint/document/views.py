@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from mechlint.jsonscan import digit_count, pointer_join
+from mechlint.document.jsonscan import digit_count, pointer_join
 
 if TYPE_CHECKING:
     from mechlint.document import Document
