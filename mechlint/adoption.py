@@ -92,7 +92,7 @@ def parse_suppressions(
 
 def _suppression_mistakes(entry: Any, where: str, ids: set[str], families: set[str]) -> list[str]:
     """What is wrong with one ``[[ignore]]`` entry: every mistake, not only the first."""
-    from mechlint.lookalike import suggestion
+    from mechlint.text.lookalike import suggestion
 
     if not isinstance(entry, dict):
         return [f"{where} must be a table with path, rule and reason"]

@@ -144,7 +144,7 @@ def _matches(rule_id: str, selectors: Iterable[str]) -> bool:
 
 def _suggestion(name: str, candidates: list[str]) -> str:
     """`` (did you mean "x"?)``, naming any look-alike character, or nothing."""
-    from mechlint.lookalike import suggestion
+    from mechlint.text.lookalike import suggestion
 
     return suggestion(name, candidates)
 

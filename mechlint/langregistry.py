@@ -144,7 +144,7 @@ def likely_variant(variant: str) -> str | None:
     """The registered variant an unregistered one most likely means: the one that shares the longest start
     with it (``oxford`` → ``oxendict``, at least two characters), or the nearest by edit distance; None when
     no single one stands out."""
-    from mechlint.lookalike import closest
+    from mechlint.text.lookalike import closest
 
     lowered = variant.lower()
     registered = registry().subtags["variant"]
@@ -162,7 +162,7 @@ def likely_variant(variant: str) -> str | None:
 def _repaired(text: str) -> str:
     """``text`` with the usual slips undone: white space around, ``_`` or spaces for ``-``, doubled hyphens,
     look-alike letters (a Cyrillic ``е``, a fullwidth ``ｅ``, a zero-width space) and dashes for hyphens."""
-    from mechlint.lookalike import skeleton
+    from mechlint.text.lookalike import skeleton
 
     joined = re.sub(r"[\s_]+", "-", skeleton(text).strip())
     return re.sub(r"-{2,}", "-", joined).strip("-")

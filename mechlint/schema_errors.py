@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from mechlint.document.jsonscan import escape_token, pointer_join
 from mechlint.document.views import is_key, quote, readable_path
-from mechlint.lookalike import closest, explain, odd_characters, skeleton
 from mechlint.model import Finding
+from mechlint.text.lookalike import closest, explain, odd_characters, skeleton
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError

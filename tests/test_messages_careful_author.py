@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from mechlint.charnames import char_name, described
 from mechlint.engine import lint_bytes
-from mechlint.lookalike import odd_characters
 from mechlint.model import Result
+from mechlint.text.charnames import char_name, described
+from mechlint.text.lookalike import odd_characters
 
 from .test_corpus import BLOG, CORPUS, GC
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from mechlint.engine import lint_bytes
-from mechlint.lookalike import closest, odd_characters, skeleton
 from mechlint.model import Result
+from mechlint.text.lookalike import closest, odd_characters, skeleton
 
 from .conftest import CLEAN
 

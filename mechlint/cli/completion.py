@@ -31,7 +31,7 @@ def completion(
     from typer._completion_shared import get_completion_script
 
     if shell not in SHELLS:
-        from mechlint.lookalike import suggestion
+        from mechlint.text.lookalike import suggestion
 
         error(f"unknown shell {shell!r}; choose {', '.join(SHELLS)}{suggestion(shell, list(SHELLS))}")
         raise typer.Exit(EXIT_USAGE)

@@ -42,8 +42,8 @@ def show_rule(
     from mechlint.config import load_config
     from mechlint.docs import rule_markdown
     from mechlint.errors import ConfigError
-    from mechlint.lookalike import closest, explain
     from mechlint.registry import rules_by_id
+    from mechlint.text.lookalike import closest, explain
 
     rules = rules_by_id()
     try:

@@ -110,7 +110,7 @@ def split_commas(values: Sequence[str] | None) -> list[str]:
 
 def _choose(kind: str, value: str, choices: list[str]) -> str:
     """``unknown format 'sarf'; choose text, json, … (did you mean "sarif"?)``."""
-    from mechlint.lookalike import suggestion
+    from mechlint.text.lookalike import suggestion
 
     return f"unknown {kind} {value!r}; choose {', '.join(choices)}{suggestion(value, choices)}"
 
@@ -142,7 +142,7 @@ def jobs_number(value: int | str | None) -> int | None:
 def parse_outputs(values: Sequence[str]) -> tuple[Path | None, list[tuple[Format, Path]]]:
     """``-o FILE`` (the --format report) and ``-o FORMAT:FILE`` (one more report); ValueError for a second FILE
     or for ``NAME:FILE`` where NAME is close to a format's name (``sarf:out.sarif``)."""
-    from mechlint.lookalike import closest
+    from mechlint.text.lookalike import closest
 
     main_output: Path | None = None
     extra: list[tuple[Format, Path]] = []

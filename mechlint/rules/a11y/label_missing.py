@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mechlint.charnames import described, is_invisible, is_white_space
 from mechlint.document import Document
 from mechlint.document.jsonscan import pointer_join
 from mechlint.document.views import quote, targets
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.text.charnames import described, is_invisible, is_white_space
 
 META = RuleMeta(
     id="a11y/label-missing",

@@ -34,9 +34,9 @@ from collections.abc import Iterator
 from mechlint.bcp47 import parse
 from mechlint.document import Document
 from mechlint.document.views import as_object, quote
-from mechlint.lookalike import odd_characters
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.text.lookalike import odd_characters
 
 META = RuleMeta(
     id="a11y/language",

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from mechlint.document import Document
 from mechlint.document.jsonscan import pointer_join
 from mechlint.document.views import is_key, quote, targets
-from mechlint.lookalike import explain, skeleton
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
 from mechlint.rules.reference.unknown_target import mistyped_keys
+from mechlint.text.lookalike import explain, skeleton
 
 META = RuleMeta(
     id="reference/id-mismatch",

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from mechlint.document import Document
 from mechlint.document.jsonscan import pointer_join
 from mechlint.document.views import as_object, quote, readable_path, scenarios, steps
-from mechlint.lookalike import closest, suggestion
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.text.lookalike import closest, suggestion
 
 META = RuleMeta(
     id="reference/state-keys",

@@ -25,9 +25,9 @@ from collections.abc import Iterator
 from mechlint.document import Document
 from mechlint.document.jsonscan import pointer_join
 from mechlint.document.views import is_key, quote, readable_path, scenarios, step_entries, strings, targets
-from mechlint.lookalike import closest, edit_distance, skeleton, suggestion
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.text.lookalike import closest, edit_distance, skeleton, suggestion
 
 META = RuleMeta(
     id="reference/unknown-target",

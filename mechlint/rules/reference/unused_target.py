@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from mechlint.document import Document
 from mechlint.document.jsonscan import pointer_join
 from mechlint.document.views import is_key, quote, step_entries, steps_are_whole, targets
-from mechlint.lookalike import closest, skeleton
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
+from mechlint.text.lookalike import closest, skeleton
 
 META = RuleMeta(
     id="reference/unused-target",

@@ -13,8 +13,8 @@ import difflib
 import unicodedata
 from functools import lru_cache
 
-from mechlint.charnames import char_name
 from mechlint.document.views import quote
+from mechlint.text.charnames import char_name
 
 # Cyrillic and Greek letters drawn like a Latin letter, and dashes drawn like a hyphen-minus, in common fonts
 # (a subset of Unicode's confusables.txt).
