@@ -265,7 +265,7 @@ from mechlint import plainlists
 if sys.argv[1] == "plain":  # read, parse and validate the shipped files, as before they were prebuilt
     plainlists.prebuilt_data = mechlint.prebuilt.prebuilt_data = lambda relative: None
     mechlint.prebuilt.prebuilt_schema = lambda name: None
-from mechlint import fastschema
+from mechlint.schema import fastschema
 from mechlint.invariants.loader import builtin_rules
 plainlists.shipped(); builtin_rules(); fastschema.shipped("mechanism.schema.json")
 print(time.perf_counter() - start)

@@ -14,10 +14,10 @@ from functools import cache, lru_cache
 from itertools import pairwise
 from pathlib import Path
 
-from mechlint.datafile import check_schema, read_toml
 from mechlint.prebuilt import prebuilt_data
 from mechlint.records import Record
 from mechlint.resources import data_folder
+from mechlint.schema.datafile import check_schema, read_toml
 
 SCHEMA_NAME = "word-lists.schema.json"
 SHIPPED = ("plain/words.toml", "plain/acronyms.toml")

@@ -1,7 +1,7 @@
 """Writing ``mechlint/prebuilt/``: the shipped data parsed, validated and compiled once (see :mod:`mechlint.prebuilt`).
 
 Run ``python -m mechlint.prebuild`` after changing a shipped word list, a
-built-in invariant, the mechanism schema or :mod:`mechlint.fastschema`;
+built-in invariant, the mechanism schema or :mod:`mechlint.schema.fastschema`;
 ``tests/test_prebuild.py`` fails when the modules are not what this one
 would write now. Nothing on the check path imports this module.
 """
@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mechlint.datafile import check_schema, parse_toml
-from mechlint.fastschema import module_source
 from mechlint.plainlists import SHIPPED as SHIPPED_WORD_LISTS
 from mechlint.prebuilt import PREBUILT_SCHEMAS, built_from, shipped_bytes, validating_schema
 from mechlint.resources import data_folder, schema
+from mechlint.schema.datafile import check_schema, parse_toml
+from mechlint.schema.fastschema import module_source
 
 __all__ = ["prebuilt_files", "render", "write"]
 

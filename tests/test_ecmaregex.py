@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from mechlint.ecmaregex import UnsupportedPattern, compile_ecma, translate
-from mechlint.ecmavalidator import validator_class
 from mechlint.engine import lint_bytes
-from mechlint.fastschema import Unsupported, compile_schema
+from mechlint.schema.ecmaregex import UnsupportedPattern, compile_ecma, translate
+from mechlint.schema.ecmavalidator import validator_class
+from mechlint.schema.fastschema import Unsupported, compile_schema
 
 from .test_corpus import BLOG, CORPUS, GC
 

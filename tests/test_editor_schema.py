@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from mechlint.config import Config
 from mechlint.engine import lint_bytes
-from mechlint.fastschema import compile_schema
 from mechlint.resources import schema
 from mechlint.rules.schema.violation import SCHEMA_NAME, fast_validator, validator
+from mechlint.schema.fastschema import compile_schema
 
 from .conftest import CLEAN
 from .test_robustness import json_values

@@ -1,4 +1,4 @@
-"""The compiled schema (mechlint/fastschema.py) agrees with jsonschema on every document, valid or not.
+"""The compiled schema (mechlint/schema/fastschema.py) agrees with jsonschema on every document, valid or not.
 
 ``benchmarks/fast_paths.py`` measures what it saves.
 """
@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from mechlint.fastschema import Unsupported, compile_schema, shipped
 from mechlint.resources import schema
 from mechlint.rules.schema.violation import SCHEMA_NAME, fast_validator, validator
+from mechlint.schema.fastschema import Unsupported, compile_schema, shipped
 
 from .conftest import CLEAN
 from .test_robustness import ALL_PATHS, edited, json_values

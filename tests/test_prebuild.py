@@ -10,13 +10,14 @@ import pytest
 
 import mechlint.prebuilt
 import mechlint.resources
-from mechlint import fastschema, plainlists, prebuild
-from mechlint.datafile import read_toml
+from mechlint import plainlists, prebuild
 from mechlint.errors import ConfigError
 from mechlint.invariants import loader
 from mechlint.model import Level
 from mechlint.prebuilt import prebuilt_data, prebuilt_schema, validating_schema
 from mechlint.resources import data_folder, schema
+from mechlint.schema import fastschema
+from mechlint.schema.datafile import read_toml
 
 ROOT = Path(__file__).resolve().parent.parent
 

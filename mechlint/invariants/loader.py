@@ -7,7 +7,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from mechlint.datafile import check_schema, line_of, read_toml
 from mechlint.document import Document
 from mechlint.document.views import quote, scenarios, steps, target_kind, targets
 from mechlint.errors import ConfigError
@@ -26,6 +25,7 @@ from mechlint.invariants.wording import (
 from mechlint.model import Finding, Level, TraceStep
 from mechlint.records import Record
 from mechlint.rules import Example, Rule, RuleContext, RuleMeta
+from mechlint.schema.datafile import check_schema, line_of, read_toml
 
 SCHEMA_NAME = "invariants.schema.json"
 

@@ -3,7 +3,7 @@
 A check of one file used to spend a noticeable part of its time on the files
 that ship with mechlint: the word lists and the built-in invariants (TOML,
 validated against their schemas) and the mechanism schema (compiled into
-Python by :mod:`mechlint.fastschema`). :mod:`mechlint.prebuild` does that work
+Python by :mod:`mechlint.schema.fastschema`). :mod:`mechlint.prebuild` does that work
 once and writes the results here (``data.py``, one module per schema), so a
 run imports them, bytecode cached like any module.
 
@@ -38,7 +38,7 @@ __all__ = [
 #: The shipped schemas compiled ahead, with the module (here) each one is written to.
 PREBUILT_SCHEMAS = {"mechanism.schema.json": "mechanism_schema"}
 #: The compiler of the schemas: a prebuilt schema module is what this file made of the schema.
-COMPILER = Path(__file__).resolve().parent.parent / "fastschema.py"
+COMPILER = Path(__file__).resolve().parent.parent / "schema" / "fastschema.py"
 
 
 def shipped_bytes(relative: str) -> bytes | None:
@@ -59,7 +59,7 @@ def built_from(relative: str, raw: bytes | None = None) -> str | None:
     """The digest of what a prebuilt value of the shipped file ``relative`` (``rules/…``, ``schemas/…``) is made of.
 
     The file's bytes (``raw``, when already read), and what made the value from
-    them: the schema that validated a data file, or :mod:`mechlint.fastschema`,
+    them: the schema that validated a data file, or :mod:`mechlint.schema.fastschema`,
     which compiled a schema. ``None`` when one of them cannot be read.
     """
     if relative.startswith("schemas/"):

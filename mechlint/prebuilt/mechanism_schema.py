@@ -4,11 +4,11 @@ Long: generated data, held equal to its sources by ``tests/test_prebuild.py``.
 """
 
 # ruff: noqa
-DIGEST = '7414a68ba402bc62d0c481f35fa8a6a675f7abf889d82c659e235c8c872d24f3'
+DIGEST = 'c735db499ddec0e1dc6e5794768f8237289406ede0cb0e467274d656edbf0caf'
 
 import re
 
-from mechlint.fastschema import _equal
+from mechlint.schema.fastschema import _equal
 
 c1 = frozenset(['alt', 'caption', 'description', 'language', 'limitations', 'scenarios', 'sources', 'stateLabels', 'targets', 'title', 'version'])
 c2 = re.compile('^[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\x00-\\x1f\\x7f]+\\Z')

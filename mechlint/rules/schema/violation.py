@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from mechlint.document import Document
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
-from mechlint.schema_errors import describe_errors
+from mechlint.schema.schema_errors import describe_errors
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -60,8 +60,8 @@ def validator() -> Validator:
     """The compiled validator, built once with an offline registry: the plain twin of :func:`fast_validator`."""
     from referencing import Registry, Resource
 
-    from mechlint.ecmavalidator import validator_class
     from mechlint.resources import schema
+    from mechlint.schema.ecmavalidator import validator_class
 
     contents = schema(SCHEMA_NAME)
     resource = Resource.from_contents(contents)
@@ -71,12 +71,12 @@ def validator() -> Validator:
 
 
 def fast_validator() -> Callable[[Any], bool] | None:
-    """The mechanism schema compiled to Python (see :mod:`mechlint.fastschema`); ``None`` if it cannot be.
+    """The mechanism schema compiled to Python (see :mod:`mechlint.schema.fastschema`); ``None`` if it cannot be.
 
     Its "valid" is :func:`validator`'s "no error" (``tests/test_fastschema.py`` holds them equal); a valid
     file, the common case, is checked without importing jsonschema.
     """
-    from mechlint.fastschema import shipped
+    from mechlint.schema.fastschema import shipped
 
     return shipped(SCHEMA_NAME)
 

@@ -1,7 +1,7 @@
 """JSON Schema errors phrased for a person: one finding per mistake, under the rule id given.
 
 Used by ``schema/violation`` for mechanism files and by
-:func:`mechlint.datafile.check_schema` for configuration and rule files.
+:func:`mechlint.schema.datafile.check_schema` for configuration and rule files.
 """
 
 from __future__ import annotations

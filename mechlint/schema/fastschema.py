@@ -4,7 +4,7 @@
 whether the instance is valid, with the same semantics as jsonschema's
 Draft 2020-12 validator for the keywords it supports (types as jsonschema
 sees them, ``pattern`` as ECMA-262 means it, translated by
-:mod:`mechlint.ecmaregex`; a pattern it cannot translate, such as one with
+:mod:`mechlint.schema.ecmaregex`; a pattern it cannot translate, such as one with
 ``\\p{…}``, makes the schema unsupported). Each subschema becomes
 one small Python function, generated once per run and executed by the
 interpreter like hand-written code. A schema that uses any other keyword
@@ -12,7 +12,7 @@ raises :class:`Unsupported`, and the caller then always uses jsonschema.
 Only a *valid* answer is ever trusted on its own: when the function says
 "invalid", jsonschema runs to say why. The callers, where the plain twin
 (jsonschema) sits beside it: :func:`mechlint.rules.schema.violation.fast_validator`
-and :func:`mechlint.datafile.check_schema`. ``tests/test_fastschema.py`` holds the
+and :func:`mechlint.schema.datafile.check_schema`. ``tests/test_fastschema.py`` holds the
 two equal on generated documents, for every shipped schema;
 ``benchmarks/fast_paths.py`` measures what it saves (per file and at start-up).
 """
@@ -164,7 +164,7 @@ class _Generator:
 
 def _regex(pattern: Any) -> re.Pattern[str]:
     """An ECMA-262 ``pattern`` compiled with its meaning; :class:`Unsupported` when it cannot be."""
-    from mechlint.ecmaregex import UnsupportedPattern, translate
+    from mechlint.schema.ecmaregex import UnsupportedPattern, translate
 
     if not isinstance(pattern, str):
         raise Unsupported(f"the pattern {pattern!r}")
@@ -198,7 +198,7 @@ def module_source(schema: dict[str, Any]) -> str:
     """
     generator = _Generator(schema)
     entry = generator.compile(schema)
-    lines = ["import re", "", "from mechlint.fastschema import _equal", ""]
+    lines = ["import re", "", "from mechlint.schema.fastschema import _equal", ""]
     tables = set(generator.tables)
     lines += [f"{name} = {_literal(value)}" for name, value in generator.constants.items() if name not in tables]
     lines += ["", "", *generator.source]

@@ -101,14 +101,14 @@ def read_toml(path: Path, what: str) -> tuple[dict[str, Any], str]:
 
 def check_schema(data: Any, schema_name: str, path: Path, text: str) -> None:
     """Raise a :class:`ConfigError` for the first way ``data`` breaks the shipped schema."""
-    from mechlint.fastschema import shipped
+    from mechlint.schema.fastschema import shipped
 
     fast = shipped(schema_name)
     if fast is not None and fast(data):
         return  # valid; jsonschema is imported only to explain a mistake
-    from mechlint.ecmavalidator import validator_class
     from mechlint.resources import schema
-    from mechlint.schema_errors import describe_errors
+    from mechlint.schema.ecmavalidator import validator_class
+    from mechlint.schema.schema_errors import describe_errors
 
     validator = validator_class()(schema(schema_name))
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))

@@ -11,7 +11,7 @@ character. :func:`translate` rewrites a pattern into Python syntax with
 ECMA's meaning, with Unicode (``u`` flag) semantics: characters are code
 points. ``\\p{…}`` (a Unicode property) is translated only when asked
 (``properties=True``), for the General_Category values, from
-:mod:`unicodedata`; the compiled validator (:mod:`mechlint.fastschema`) does
+:mod:`unicodedata`; the compiled validator (:mod:`mechlint.schema.fastschema`) does
 not ask, so a schema that uses one falls back to the plain validator.
 Anything else outside this dialect raises :class:`UnsupportedPattern`.
 ``tests/test_ecmaregex.py`` holds the translation to the

@@ -4,7 +4,7 @@ jsonschema matches ``pattern``, ``patternProperties`` and the patterns that
 ``additionalProperties`` skips with Python's ``re.search``: a digest
 followed by a newline passes ``^[0-9a-f]{64}$``, and a ``\\p{Letter}`` in
 a schema raises. :func:`validator_class` is jsonschema's validator with
-those three keywords matched by :func:`mechlint.ecmaregex.compile_ecma`
+those three keywords matched by :func:`mechlint.schema.ecmaregex.compile_ecma`
 (ECMA-262 semantics, Unicode properties included). A pattern that cannot be
 translated is reported as an error of that value naming the pattern, never
 as a crash.
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from mechlint.ecmaregex import UnsupportedPattern, compile_ecma
+from mechlint.schema.ecmaregex import UnsupportedPattern, compile_ecma
 
 
 def _search(pattern: str, text: str) -> bool:
