@@ -39,7 +39,7 @@ from mechlint import lint
 from mechlint.checking import run_rules  # noqa: E402
 from mechlint.config import Config  # noqa: E402
 from mechlint.document import Document, jsonscan, load, prose  # noqa: E402  # noqa: E402
-from mechlint.plainlists import shipped  # noqa: E402
+from mechlint.language.plainlists import shipped  # noqa: E402
 from mechlint.report import OutputOptions  # noqa: E402
 from mechlint.rules import RuleContext  # noqa: E402
 from mechlint.rules.plain import passive_voice, term_consistency, word_choice  # noqa: E402
@@ -261,7 +261,7 @@ PREBUILT_START = """
 import sys, time
 start = time.perf_counter()
 import mechlint.prebuilt
-from mechlint import plainlists
+from mechlint.language import plainlists
 if sys.argv[1] == "plain":  # read, parse and validate the shipped files, as before they were prebuilt
     plainlists.prebuilt_data = mechlint.prebuilt.prebuilt_data = lambda relative: None
     mechlint.prebuilt.prebuilt_schema = lambda name: None

@@ -29,7 +29,7 @@ from mechlint.schema.datafile import parse_toml
 
 if TYPE_CHECKING:
     from mechlint.adoption import Suppression
-    from mechlint.plainlists import PlainLists
+    from mechlint.language.plainlists import PlainLists
 
 #: A configuration file larger than this is refused (it is read whole, and never from a FIFO or a device).
 MAX_CONFIG_FILE = 16 * 1024 * 1024
@@ -387,7 +387,7 @@ def _invariant_rules(value: Any, path: Path, problems: _Problems) -> tuple[Rule,
 
 
 def _word_lists(value: Any, path: Path, problems: _Problems) -> PlainLists | None:
-    from mechlint.plainlists import load_lists
+    from mechlint.language.plainlists import load_lists
 
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         problems.add("word-lists", f"expected {_TOP_LEVEL_KEYS['word-lists']}; got {value!r}")

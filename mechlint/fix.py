@@ -24,7 +24,7 @@ from mechlint.document.jsonscan import pointer_join
 from mechlint.document.prose import code_spans, passages
 from mechlint.document.views import all_steps, lit_entries, scenarios, strings, targets
 from mechlint.edit import StringEdit, apply_edits, write_atomically
-from mechlint.plainlists import PlainLists
+from mechlint.language.plainlists import PlainLists
 from mechlint.rules.plain import typography_consistency as typography
 from mechlint.rules.reference.unknown_target import edit_distance
 from mechlint.safety.paths import display_path

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mechlint.plainlists import SHIPPED as SHIPPED_WORD_LISTS
+from mechlint.language.plainlists import SHIPPED as SHIPPED_WORD_LISTS
 from mechlint.prebuilt import PREBUILT_SCHEMAS, built_from, shipped_bytes, validating_schema
 from mechlint.resources import data_folder, schema
 from mechlint.schema.datafile import check_schema, parse_toml

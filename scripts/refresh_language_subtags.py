@@ -79,7 +79,7 @@ def expand(subtag: str) -> list[str]:
 
 
 def derive(items: Iterable[dict[str, list[str]]]) -> dict[str, Any]:
-    """The compact table ``mechlint.langregistry`` reads."""
+    """The compact table ``mechlint.language.langregistry`` reads."""
     subtags: dict[str, set[str]] = {kind: set() for kind in SUBTAG_TYPES}
     extlang_prefix: dict[str, str] = {}
     deprecated: dict[str, dict[str, str]] = {kind: {} for kind in (*SUBTAG_TYPES, "tag")}

@@ -11,9 +11,9 @@ from types import ModuleType
 
 import pytest
 
-from mechlint import langregistry
-from mechlint.bcp47 import parse, problem
 from mechlint.document import Document
+from mechlint.language import langregistry
+from mechlint.language.bcp47 import parse, problem
 from mechlint.rules import RuleContext
 from mechlint.rules.a11y import language, language_deprecated
 
@@ -124,7 +124,7 @@ def test_canonical_case() -> None:
 def test_the_registry_is_read_only_when_a_tag_is_checked() -> None:
     code = (
         "import sys, mechlint, mechlint.rules.a11y.language, mechlint.engine\n"
-        "assert 'mechlint.langregistry' not in sys.modules, 'imported at start-up'\n"
+        "assert 'mechlint.language.langregistry' not in sys.modules, 'imported at start-up'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 

@@ -16,10 +16,10 @@ from lsprotocol import types
 from mechlint.document import load
 from mechlint.edit import apply_edits
 from mechlint.fix import fix_id_mismatch, fix_unknown_target, fix_word_choice, only_candidate
+from mechlint.language.plainlists import shipped
 from mechlint.lsp.authoring import place_at
 from mechlint.lsp.positions import TextIndex
 from mechlint.model import Region
-from mechlint.plainlists import shipped
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,10 @@ import pytest
 
 import mechlint.prebuilt
 import mechlint.resources
-from mechlint import plainlists, prebuild
+from mechlint import prebuild
 from mechlint.errors import ConfigError
 from mechlint.invariants import loader
+from mechlint.language import plainlists
 from mechlint.model import Level
 from mechlint.prebuilt import prebuilt_data, prebuilt_schema, validating_schema
 from mechlint.resources import data_folder, schema

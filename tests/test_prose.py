@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from mechlint import lint
-from mechlint.bcp47 import problem
 from mechlint.config import Config
 from mechlint.document.prose import sentences, syllables, words
 from mechlint.engine import lint_bytes
-from mechlint.plainlists import PlainLists, Substitution, inflections, shipped
+from mechlint.language.bcp47 import problem
+from mechlint.language.plainlists import PlainLists, Substitution, inflections, shipped
 from mechlint.rules.plain.passive_voice import passives
 from mechlint.rules.plain.readability import grade
 

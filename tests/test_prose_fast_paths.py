@@ -17,7 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mechlint.document import load, prose
-from mechlint.plainlists import PlainLists, Substitution, shipped
+from mechlint.language.plainlists import PlainLists, Substitution, shipped
 from mechlint.rules import RuleContext
 from mechlint.rules.plain import passive_voice, term_consistency, word_choice
 

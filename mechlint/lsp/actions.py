@@ -107,7 +107,7 @@ def fixes_for(
             if text is not None and edits:
                 yield Fix(f"Change to {edits[0].replacement!r}", QUICK_FIX, text, result, preferred=True)
         elif rule == word_choice.META.id:
-            from mechlint.plainlists import shipped
+            from mechlint.language.plainlists import shipped
 
             edits = _at_result(document, index, result, fix_word_choice(document, lists or shipped()))
             text = _edited(document, edits)

@@ -17,7 +17,7 @@ from mechlint.records import Record
 
 if TYPE_CHECKING:
     from mechlint.document import Document  # for annotations only: the loader takes its rule ids from rules
-    from mechlint.plainlists import PlainLists
+    from mechlint.language.plainlists import PlainLists
     from mechlint.services import RunServices
 
 OptionKind = Literal["integer", "number", "string", "strings", "boolean"]
@@ -118,7 +118,7 @@ class RuleContext(Record):
         """The configured word lists, or the shipped ones."""
         if self.word_lists is not None:
             return self.word_lists
-        from mechlint.plainlists import shipped
+        from mechlint.language.plainlists import shipped
 
         return shipped()
 

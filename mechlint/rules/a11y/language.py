@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mechlint.bcp47 import parse
 from mechlint.document import Document
 from mechlint.document.views import as_object, quote
+from mechlint.language.bcp47 import parse
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.text.lookalike import odd_characters
@@ -63,7 +63,7 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     tag = (as_object(document.data) or {}).get("language")
     if not isinstance(tag, str):
         return
-    from mechlint import langregistry  # the registry is read only by a run that checks a tag
+    from mechlint.language import langregistry  # the registry is read only by a run that checks a tag
 
     parsed, reason = parse(tag)
     if parsed is None:
@@ -86,7 +86,7 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
 
 def _advice(tag: str) -> str:
     """ "did you mean …?" with the likely tag, or "" when there is none to name."""
-    from mechlint import langregistry
+    from mechlint.language import langregistry
 
     likely = langregistry.likely(tag)
     return f"did you mean {quote(likely)}?" if likely else ""

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mechlint.bcp47 import parse
 from mechlint.document import Document
 from mechlint.document.views import as_object, quote
+from mechlint.language.bcp47 import parse
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
 
@@ -45,7 +45,7 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
     parsed, _ = parse(tag)
     if parsed is None:
         return  # a11y/language reports it
-    from mechlint import langregistry  # read only by a run that checks a tag
+    from mechlint.language import langregistry  # read only by a run that checks a tag
 
     if langregistry.unregistered(parsed):
         return  # a11y/language reports it, with the likely tag

@@ -51,8 +51,8 @@ from functools import lru_cache
 from mechlint.document import Document, prose
 from mechlint.document.prose import CACHE_SIZE, code_spans, in_code
 from mechlint.document.views import quote
+from mechlint.language.plainlists import acronym_key
 from mechlint.model import Finding, Level
-from mechlint.plainlists import acronym_key
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
 
 META = RuleMeta(

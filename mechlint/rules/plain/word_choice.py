@@ -20,7 +20,7 @@ from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
 
 if TYPE_CHECKING:
-    from mechlint.plainlists import PlainLists, Substitution
+    from mechlint.language.plainlists import PlainLists, Substitution
 
 META = RuleMeta(
     id="plain/word-choice",

@@ -13,7 +13,7 @@ import re
 from functools import cache
 from typing import Any
 
-from mechlint.bcp47 import Tag, parse
+from mechlint.language.bcp47 import Tag, parse
 from mechlint.records import Record
 from mechlint.resources import data_folder
 

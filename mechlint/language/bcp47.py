@@ -7,7 +7,7 @@ extension singleton is refused too (RFC 5646, 2.2.5 and 2.2.6). Only the
 singleton ``x`` starts private use: ``xh`` (Xhosa) and ``xog`` are ordinary
 language subtags. This module checks the grammar only: a language subtag of
 4 to 8 letters ("english") is well-formed, and whether a subtag is
-registered is the business of :mod:`mechlint.langregistry`.
+registered is the business of :mod:`mechlint.language.langregistry`.
 """
 
 from __future__ import annotations
