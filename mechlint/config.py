@@ -17,12 +17,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from mechlint.catalog.registry import rules_by_id
 from mechlint.discovery import DEFAULT_EXCLUDE as DEFAULT_EXCLUDE  # where the defaults of discovery live
 from mechlint.discovery import DEFAULT_INCLUDE
 from mechlint.errors import ConfigError
 from mechlint.model import LEVEL_NAMES, Level
 from mechlint.records import Record
-from mechlint.registry import rules_by_id
 from mechlint.rules import Rule, RuleContext
 from mechlint.safety.safeio import NotReadable, read_regular
 from mechlint.schema.datafile import parse_toml

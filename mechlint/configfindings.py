@@ -91,8 +91,8 @@ def invalid_config_report(
     line). ``root`` is the project root (report URIs are relative to it);
     ``fingerprints`` adds the line hashes SARIF uses.
     """
-    from mechlint.docs import rule_info
-    from mechlint.registry import rules_by_id
+    from mechlint.catalog.docs import rule_info
+    from mechlint.catalog.registry import rules_by_id
 
     cwd = cwd or Path.cwd()
     by_file: dict[Path, list[ConfigError]] = {}

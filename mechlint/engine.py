@@ -206,7 +206,7 @@ def _flush(services: RunServices, results_cache: ResultCache | None) -> None:
 def rule_infos(enabled: Sequence[EnabledRule], markdown: bool = True) -> tuple[RuleInfo, ...]:
     """What the report says about each rule of the run, built-in or from the configuration (``markdown``: with
     each rule's page, which only SARIF carries)."""
-    from mechlint.docs import rule_info
+    from mechlint.catalog.docs import rule_info
 
     return tuple(rule_info(e.rule, markdown) for e in enabled)
 

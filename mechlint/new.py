@@ -140,12 +140,12 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
     """``mechlint new``: write the file, say what to do next; the exit code."""
     import sys
 
+    from mechlint.catalog.docs import DOCS_URL
     from mechlint.cli.exits import EXIT_OK, EXIT_USAGE, config_error
     from mechlint.cli.exits import error as _error
     from mechlint.cli.stdin import project_root_for
     from mechlint.config import load_config
     from mechlint.discovery import is_mechanism_file
-    from mechlint.docs import DOCS_URL
     from mechlint.engine import lint_bytes
     from mechlint.errors import ConfigError
     from mechlint.model import Level

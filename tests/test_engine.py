@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from mechlint import lint
+from mechlint.catalog.registry import all_rules
 from mechlint.config import Config
 from mechlint.discovery import glob_regex
-from mechlint.registry import all_rules
 from mechlint.rules import Rule
 from mechlint.safety.paths import relative_posix
 

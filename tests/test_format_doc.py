@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from mechlint.catalog.registry import all_rules, rules_by_id
 from mechlint.config import Config
 from mechlint.formatdoc import PARTS, RULES_BY_KEY, format_markdown, github_anchor, key_of
-from mechlint.registry import all_rules, rules_by_id
 from mechlint.resources import schema
 
 from .conftest import ROOT

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
+from mechlint.catalog.registry import all_rules
 from mechlint.document import Document, load
 from mechlint.model import Finding, Level
 from mechlint.provenance import paths as source_paths
 from mechlint.provenance.nohistory import NoHistory
 from mechlint.provenance.pinned import HISTORY, NO_HISTORY, NOWHERE, WORKING_TREE
 from mechlint.provenance.resolve import Provenance
-from mechlint.registry import all_rules
 from mechlint.rules import RuleContext, RuleMeta
 from mechlint.rules.provenance import sources
 from mechlint.services import RunServices
@@ -178,7 +178,7 @@ def test_the_classifier_has_no_none_branches_for_history() -> None:
 
 def test_the_classifier_decides_nothing() -> None:
     """No rule id, no finding and no ``Level`` in the shared provenance code: the rule modules decide."""
-    from mechlint.registry import rules_by_id
+    from mechlint.catalog.registry import rules_by_id
 
     paths = sorted((PACKAGE / "provenance").glob("*.py"))
     assert paths

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from mechlint.registry import all_rules
+from mechlint.catalog.registry import all_rules
 
 from .conftest import ROOT
 from .gitrepo import commit, init

@@ -11,11 +11,11 @@ import pytest
 
 import mechlint.rules
 from mechlint import lint
+from mechlint.catalog.docs import expected_files
+from mechlint.catalog.registry import RULE_MODULES, all_rules
+from mechlint.catalog.ruleexamples import example_document
 from mechlint.config import Config
-from mechlint.docs import expected_files
 from mechlint.engine import lint_bytes
-from mechlint.registry import RULE_MODULES, all_rules
-from mechlint.ruleexamples import example_document
 from mechlint.rules import Example
 
 from .conftest import ROOT
@@ -97,7 +97,7 @@ def test_rule_id_matches_its_module(rule: Any) -> None:
 def test_generated_docs_match_the_code() -> None:
     generated = [p for p in DOCS.rglob("*") if p.suffix in (".md", ".json")]
     on_disk = {p.relative_to(DOCS).as_posix(): p.read_text(encoding="utf-8") for p in generated}
-    assert on_disk == expected_files(), "run `python -m mechlint.docs` to regenerate docs/rules/"
+    assert on_disk == expected_files(), "run `python -m mechlint.catalog.docs` to regenerate docs/rules/"
 
 
 def test_the_base_document_is_clean() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mechlint.registry import rules_by_id
+from mechlint.catalog.registry import rules_by_id
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mechlint"
 #: Where an id may still be spelt, and why: reporters may not import rules (a report is self-contained), and the

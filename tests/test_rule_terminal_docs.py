@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from mechlint.docs import rule_markdown
-from mechlint.registry import all_rules, rules_by_id
-from mechlint.ruleexamples import base_text, example_diff, example_document
-from mechlint.termdoc import render
+from mechlint.catalog.docs import rule_markdown
+from mechlint.catalog.registry import all_rules, rules_by_id
+from mechlint.catalog.ruleexamples import base_text, example_diff, example_document
+from mechlint.catalog.termdoc import render
 
 MECHLINT = Path(sys.executable).parent / "mechlint"
 

@@ -142,7 +142,7 @@ def test_a_long_module_says_why_in_its_docstring() -> None:
 
 def test_the_ids_of_the_mechlint_rules_are_declared_only_in_their_rule_modules() -> None:
     """``mechlint/internal-error`` and the others are written once, in ``mechlint/rules/mechlint/<rule>.py``."""
-    from mechlint.registry import rules_by_id
+    from mechlint.catalog.registry import rules_by_id
 
     ids = {rule_id for rule_id in rules_by_id() if rule_id.startswith("mechlint/")}
     for path in _python_files(PACKAGE, "**/*.py"):
@@ -198,7 +198,7 @@ def test_no_test_reaches_into_private_names() -> None:
 
 
 def test_the_provenance_classifier_takes_the_rule_ids_from_the_rule_modules() -> None:
-    from mechlint.registry import rules_by_id
+    from mechlint.catalog.registry import rules_by_id
 
     ids = set(rules_by_id())
     for name in ("provenance/resolve.py",):

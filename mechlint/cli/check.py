@@ -37,7 +37,7 @@ def _levels(incomplete: str) -> list[str]:
 
 def _rules(incomplete: str) -> list[str]:
     """Shell completion of ``--select`` and ``--ignore``: the built-in families and rule ids."""
-    from mechlint.registry import rules_by_id
+    from mechlint.catalog.registry import rules_by_id
 
     ids = list(rules_by_id())
     head, comma, last = incomplete.rpartition(",")

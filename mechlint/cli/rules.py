@@ -39,10 +39,10 @@ def show_rule(
     ] = False,
 ) -> None:
     """Print the documentation of one rule or family. Invariants from the configuration too."""
+    from mechlint.catalog.docs import rule_markdown
+    from mechlint.catalog.registry import rules_by_id
     from mechlint.config import load_config
-    from mechlint.docs import rule_markdown
     from mechlint.errors import ConfigError
-    from mechlint.registry import rules_by_id
     from mechlint.text.lookalike import closest, explain
 
     rules = rules_by_id()
@@ -70,8 +70,8 @@ def show_rule(
     if raw_markdown:
         typer.echo(markdown, nl=False)
         return
+    from mechlint.catalog.termdoc import render
     from mechlint.cli.output import text_width, use_color
-    from mechlint.termdoc import render
 
     color = use_color(None)
     typer.echo(render(markdown, width=text_width(to_terminal=True), color=color), nl=False, color=color)

@@ -3,7 +3,7 @@
 A rule lives in ``mechlint/rules/<family>/<name>.py``. Its module docstring says
 what it does; ``META`` holds the id, the default level, the options and the
 examples of its documentation; ``check(document, context)`` yields findings.
-The explicit list of rules is :mod:`mechlint.registry`.
+The explicit list of rules is :mod:`mechlint.catalog.registry`.
 """
 
 from __future__ import annotations

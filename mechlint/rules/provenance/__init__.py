@@ -13,7 +13,7 @@ a file on disk has no repository, so these rules say nothing about it.
 Adding a provenance rule: write ``rules/provenance/<name>.py`` with a ``META``
 and a ``check(document, context)`` that reads ``sources(document, context)``
 and yields ``META.finding(...)`` for the facts it cares about; register it in
-``mechlint/registry.py`` (``python -m mechlint.docs`` writes its page). The
+``mechlint/catalog/registry.py`` (``python -m mechlint.catalog.docs`` writes its page). The
 classifier (:mod:`mechlint.provenance.resolve`) is not edited. A fact that no
 rule had needed yet is added to :class:`~mechlint.provenance.source.Source`,
 as a property computed when first asked, so that no other rule pays for it.

@@ -2,7 +2,7 @@
 
 ``docs/rules/<family>/<name>.md`` is :func:`rule_markdown` of each rule, and
 ``docs/rules/README.md`` is the index; a test fails when the files on disk
-differ from what this module generates (``python -m mechlint.docs`` rewrites
+differ from what this module generates (``python -m mechlint.catalog.docs`` rewrites
 them).
 """
 
@@ -12,10 +12,10 @@ import re
 import sys
 from pathlib import Path
 
+from mechlint.catalog.registry import all_rules, rules_by_id
+from mechlint.catalog.ruleexamples import base_text, example_diff
 from mechlint.document.views import readable_path
 from mechlint.model import RuleInfo
-from mechlint.registry import all_rules, rules_by_id
-from mechlint.ruleexamples import base_text, example_diff
 from mechlint.rules import Example, Rule
 from mechlint.rules.a11y import alt_redundant
 from mechlint.rules.plain import passive_voice, readability
@@ -177,7 +177,7 @@ def index_markdown() -> str:
     lines = [
         "# Rules",
         "",
-        "Generated from the rule modules by `python -m mechlint.docs`; do not edit by hand.",
+        "Generated from the rule modules by `python -m mechlint.catalog.docs`; do not edit by hand.",
         "Examples in the rule pages change one value of [base.json](base.json), a clean mechanism, and are shown "
         "as a diff against it.",
         "",

@@ -3,7 +3,7 @@
 A rule's :class:`~mechlint.rules.Example` replaces one value of :data:`BASE`
 (a small, clean mechanism; ``docs/rules/base.json`` is its generated copy) or
 is a whole file. :func:`example_document` is the file an example stands for:
-what the rule pages show (:mod:`mechlint.docs`, as a diff against the base
+what the rule pages show (:mod:`mechlint.catalog.docs`, as a diff against the base
 file) and what ``tests/test_rule_catalogue.py`` runs the rule on, so the two
 cannot differ.
 """
