@@ -36,7 +36,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from mechlint import lint
-from mechlint.checking import run_rules  # noqa: E402
 from mechlint.config import Config  # noqa: E402
 from mechlint.document import Document, jsonscan, load, prose  # noqa: E402  # noqa: E402
 from mechlint.language.plainlists import shipped  # noqa: E402
@@ -44,6 +43,7 @@ from mechlint.report import OutputOptions  # noqa: E402
 from mechlint.rules import RuleContext  # noqa: E402
 from mechlint.rules.plain import passive_voice, term_consistency, word_choice  # noqa: E402
 from mechlint.rules.schema import violation  # noqa: E402
+from mechlint.run.checking import run_rules  # noqa: E402
 
 
 class Pair(NamedTuple):

@@ -9,13 +9,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from mechlint.engine import lint as lint
+    from mechlint.run.engine import lint as lint
 
 
 def __getattr__(name: str) -> Any:
     # ``lint`` is imported lazily so that ``import mechlint`` stays cheap.
     if name == "lint":
-        from mechlint.engine import lint
+        from mechlint.run.engine import lint
 
         return lint
     raise AttributeError(name)

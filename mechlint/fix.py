@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mechlint.config import Config
-from mechlint.discovery import mechanism_files, read_candidate
 from mechlint.document import Document, load
 from mechlint.document.jsonscan import pointer_join
 from mechlint.document.prose import code_spans, passages
@@ -27,6 +26,7 @@ from mechlint.edit import StringEdit, apply_edits, write_atomically
 from mechlint.language.plainlists import PlainLists
 from mechlint.rules.plain import typography_consistency as typography
 from mechlint.rules.reference.unknown_target import edit_distance
+from mechlint.run.discovery import mechanism_files, read_candidate
 from mechlint.safety.paths import display_path
 from mechlint.safety.terminal import printable
 

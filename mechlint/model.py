@@ -114,7 +114,7 @@ class Result(Record):
     #: Why the finding is suppressed (a configured reason, or the baseline); ``None`` when it is not.
     suppressed: str | None = None
     #: The pointer with each array index replaced by what names the element (a scenario's id, a step's
-    #: title), so that inserting an element above the finding leaves it unchanged; see :mod:`mechlint.adoption`.
+    #: title), so that inserting an element above the finding leaves it unchanged; see :mod:`mechlint.run.adoption`.
     context: str = ""
     #: The 0-based index in the full line of ``source_line``'s first character.
     source_start: int = 0

@@ -145,10 +145,10 @@ def run_new(path: Path, title: str | None, language: str, schema_ref: str | None
     from mechlint.cli.exits import error as _error
     from mechlint.cli.stdin import project_root_for
     from mechlint.config import load_config
-    from mechlint.discovery import is_mechanism_file
-    from mechlint.engine import lint_bytes
     from mechlint.errors import ConfigError
     from mechlint.model import Level
+    from mechlint.run.discovery import is_mechanism_file
+    from mechlint.run.engine import lint_bytes
     from mechlint.safety.terminal import printable
 
     absolute = Path(os.path.abspath(path))

@@ -83,7 +83,7 @@ def pin_file(path: Path, shown: str, raw: bytes, provenance: Provenance) -> PinR
 
 def write_pins(results: list[PinResult]) -> None:
     """Write each changed file; a file that is a link inside its repository is written through, so the link stays."""
-    from mechlint.discovery import find_project_root
+    from mechlint.run.discovery import find_project_root
 
     for result in results:
         if result.text is not None:

@@ -56,7 +56,7 @@ VERDICT_MODULES = (
     "mechlint/invariants/loader.py",
     "mechlint/invariants/textsearch.py",
     "mechlint/provenance/*.py",
-    "mechlint/changed.py",
+    "mechlint/run/changed.py",
 )
 
 #: tests run for every module of a family (besides those naming the module); missing files are left out

@@ -3,7 +3,7 @@
 A fixed delay before the signal is a race: on a fast machine the run is over
 before it (the test used to skip), on a slow one Python has not started. Here
 the process is started through a small boot script that counts the files
-``mechlint.discovery.read_candidate`` reads, in the process and in its forked
+``mechlint.run.discovery.read_candidate`` reads, in the process and in its forked
 workers, and writes one byte to a pipe once ``READY_AFTER`` files are read:
 the test waits for that byte and then sends the signal, so the signal always
 arrives in the middle of the work.
@@ -23,7 +23,7 @@ READY_AFTER = 50
 _BOOT = """
 import os, runpy, sys
 ready = int(os.environ.pop("MECHLINT_TEST_READY_FD"))
-import mechlint.discovery as discovery
+import mechlint.run.discovery as discovery
 read_candidate = discovery.read_candidate
 count = [0]
 def counting(*args, **kwargs):

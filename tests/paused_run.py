@@ -3,7 +3,7 @@
     python tests/paused_run.py --pause MODULE:NAME --folder DIR [--count-busy FILE] -- ARGUMENTS...
 
 Before the function ``NAME`` of ``MODULE`` (``os:replace``,
-``mechlint.engine:lint_file``, ``mechlint.provenance.cache:BlobCache._rows_of``)
+``mechlint.run.engine:lint_file``, ``mechlint.provenance.cache:BlobCache._rows_of``)
 runs, the process (a worker too) writes ``DIR/paused-PID`` and waits until
 ``DIR/go`` exists; then it goes on. ``--count-busy FILE``: at exit, the number of
 SQLite statements that failed because another process held a lock is written

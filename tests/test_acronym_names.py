@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mechlint.engine import lint_bytes
+from mechlint.run.engine import lint_bytes
 
 from .conftest import CLEAN
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mechlint.adoption import Baseline, apply_baseline, baseline_key
 from mechlint.cli import main
 from mechlint.model import FileReport, Level, Region, Result
+from mechlint.run.adoption import Baseline, apply_baseline, baseline_key
 
 from .conftest import CLEAN, ROOT
 from .gitrepo import commit, git, init, write

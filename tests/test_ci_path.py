@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from mechlint import lint
 from mechlint.cli.run_check import CheckOptions, Format, run_check
 from mechlint.config import Config, load_config
-from mechlint.parallel import PARALLEL_FROM
 from mechlint.provenance import git as git_module
 from mechlint.provenance import onepass
 from mechlint.provenance.cache import BlobCache
@@ -21,6 +20,7 @@ from mechlint.provenance.git import ALL_REFS, open_history
 from mechlint.report import OutputOptions
 from mechlint.report.fingerprint import fingerprints_of_lines, line_fingerprints
 from mechlint.report.sarif import render, render_chunks
+from mechlint.run.parallel import PARALLEL_FROM
 
 from .conftest import CLEAN, FIXTURES
 from .gitrepo import commit, git, init
@@ -214,7 +214,7 @@ def test_the_refs_are_never_stored_before_the_digests_they_vouch_for(tmp_path: P
 
 def test_result_cache_entries_are_signed_with_the_cache_secret(tmp_path: Path) -> None:
     from mechlint.model import Level, Region, Result
-    from mechlint.resultcache import ResultCache
+    from mechlint.run.resultcache import ResultCache
 
     results = (Result("m.json", "r/x", Level.WARNING, "message", "/title", Region(1, 1, 1, 2)),)
     cache = ResultCache(tmp_path / "cache", "fingerprint", lambda location, paths: "")

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from mechlint.document import prose
 from mechlint.invariants.textsearch import text_column, text_column_plain
-from mechlint.parallel import chunks
 from mechlint.provenance.cache import BlobCache
 from mechlint.provenance.git import CatFile, open_history
 from mechlint.provenance.index import BlobIndex
+from mechlint.run.parallel import chunks
 from mechlint.safety.saferegex import UnsafePattern, compile_pattern
 
 from .gitrepo import commit, git, init

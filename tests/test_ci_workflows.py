@@ -478,8 +478,8 @@ def test_sarif_passes_the_multitool_github_rules(invariant_repo: Path, tmp_path:
     ],
 )
 def test_a_malformed_baseline_is_a_config_error_naming_it(tmp_path: Path, text: str) -> None:
-    from mechlint.adoption import load_baseline
     from mechlint.errors import ConfigError
+    from mechlint.run.adoption import load_baseline
 
     path = tmp_path / "b.json"
     path.write_bytes(text.encode("utf-8", "surrogateescape"))

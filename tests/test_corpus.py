@@ -845,7 +845,7 @@ def test_passive_voice_sees_used_and_phrasal_verbs(sentence: str, passive: str |
                                                   ("fr-CH", False), ("x-house", True), ("", True)])  # fmt: skip
 def test_readability_scores_only_english(language: str, scored: bool) -> None:
     """Flesch–Kincaid is an English formula: German compounds would read as grade 12 in any text."""
-    from mechlint.engine import lint_bytes
+    from mechlint.run.engine import lint_bytes
 
     doc = json.loads((CORPUS / BLOG / DNS).read_text(encoding="utf-8"))
     doc["language"] = language

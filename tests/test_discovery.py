@@ -9,7 +9,7 @@ import pytest
 
 from mechlint.cli import main
 from mechlint.config import Config, load_config
-from mechlint.discovery import (
+from mechlint.run.discovery import (
     DEFAULT_EXCLUDE,
     Candidate,
     UsageError,

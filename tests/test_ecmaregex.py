@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from mechlint.engine import lint_bytes
+from mechlint.run.engine import lint_bytes
 from mechlint.schema.ecmaregex import UnsupportedPattern, compile_ecma, translate
 from mechlint.schema.ecmavalidator import validator_class
 from mechlint.schema.fastschema import Unsupported, compile_schema

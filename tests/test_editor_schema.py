@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mechlint.config import Config
-from mechlint.engine import lint_bytes
 from mechlint.resources import schema
 from mechlint.rules.schema.violation import SCHEMA_NAME, fast_validator, validator
+from mechlint.run.engine import lint_bytes
 from mechlint.schema.fastschema import compile_schema
 
 from .conftest import CLEAN

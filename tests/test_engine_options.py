@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from mechlint.checking import run_rules
 from mechlint.config import Config
 from mechlint.document import load
-from mechlint.engine import LintOptions, lint
 from mechlint.model import Keep
+from mechlint.run.checking import run_rules
+from mechlint.run.engine import LintOptions, lint
 
 from .conftest import CLEAN, SEED
 from .gitrepo import write

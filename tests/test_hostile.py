@@ -103,7 +103,7 @@ def test_special_files_are_named_and_never_opened(
 
 
 def test_a_file_changing_while_it_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import mechlint.discovery as discovery
+    import mechlint.run.discovery as discovery
 
     target = write(tmp_path, "mechanisms/m.json", CLEAN_TEXT)
     real_read = os.read

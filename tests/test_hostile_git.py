@@ -193,7 +193,7 @@ def test_check_since_never_runs_a_clean_filter(
 
 
 def test_since_selects_by_bytes_committed_staged_unstaged_and_new(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from mechlint.changed import changed_paths
+    from mechlint.run.changed import changed_paths
 
     monkeypatch.chdir(repo)
     write(repo, "kept.md", "k\n")

@@ -74,7 +74,7 @@ def test_reading_time_agrees_with_the_rule() -> None:
     data = json.loads(SEED.read_text(encoding="utf-8"))
     story = story_of(data)
     steps = [step for scenario in story.scenarios for step in scenario.steps]
-    from mechlint.engine import lint_bytes
+    from mechlint.run.engine import lint_bytes
 
     fired = {r.pointer.rsplit("/", 1)[0] for r in lint_bytes(SEED.read_bytes()) if r.rule_id == "a11y/reading-time"}
     short = {s.pointer for s in steps if s.duration is not None and s.duration < s.reading}

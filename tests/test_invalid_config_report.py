@@ -16,8 +16,8 @@ import jsonschema
 import pytest
 
 from mechlint.cli import main
-from mechlint.configfindings import invalid_config_report
 from mechlint.errors import ConfigError
+from mechlint.run.configfindings import invalid_config_report
 
 from .conftest import CLEAN, ROOT
 from .gitrepo import init, write

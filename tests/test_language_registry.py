@@ -123,7 +123,7 @@ def test_canonical_case() -> None:
 
 def test_the_registry_is_read_only_when_a_tag_is_checked() -> None:
     code = (
-        "import sys, mechlint, mechlint.rules.a11y.language, mechlint.engine\n"
+        "import sys, mechlint, mechlint.rules.a11y.language, mechlint.run.engine\n"
         "assert 'mechlint.language.langregistry' not in sys.modules, 'imported at start-up'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

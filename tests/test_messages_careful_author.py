@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from mechlint.engine import lint_bytes
 from mechlint.model import Result
+from mechlint.run.engine import lint_bytes
 from mechlint.text.charnames import char_name, described
 from mechlint.text.lookalike import odd_characters
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from mechlint.config import Config
-from mechlint.engine import lint_bytes
+from mechlint.run.engine import lint_bytes
 
 from .conftest import CLEAN
 from .gitrepo import commit, git, init, write

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from mechlint.config import Config
 from mechlint.document.jsonscan import pointer_join
 from mechlint.document.placeholder import is_placeholder
-from mechlint.engine import lint_bytes
 from mechlint.new import render, template
+from mechlint.run.engine import lint_bytes
 
 from .conftest import CLEAN
 from .gitrepo import commit, init

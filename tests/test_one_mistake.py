@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from mechlint.engine import lint_bytes
 from mechlint.model import Result
+from mechlint.run.engine import lint_bytes
 from mechlint.text.lookalike import closest, odd_characters, skeleton
 
 from .conftest import CLEAN

@@ -21,7 +21,7 @@ from .conftest import CLEAN
 
 MECHLINT = Path(sys.executable).parent / "mechlint"
 PAUSED_RUN = Path(__file__).resolve().parent / "paused_run.py"
-PAUSE = "mechlint.engine:lint_file"
+PAUSE = "mechlint.run.engine:lint_file"
 CHECK = ("check", "-j", "2", "--no-cache", "content")
 
 

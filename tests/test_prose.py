@@ -10,11 +10,11 @@ import pytest
 from mechlint import lint
 from mechlint.config import Config
 from mechlint.document.prose import sentences, syllables, words
-from mechlint.engine import lint_bytes
 from mechlint.language.bcp47 import problem
 from mechlint.language.plainlists import PlainLists, Substitution, inflections, shipped
 from mechlint.rules.plain.passive_voice import passives
 from mechlint.rules.plain.readability import grade
+from mechlint.run.engine import lint_bytes
 
 from .conftest import CLEAN, SEED
 

@@ -25,7 +25,7 @@ from mechlint.provenance.pinned import HISTORY, NO_HISTORY, NOWHERE, WORKING_TRE
 from mechlint.provenance.resolve import Provenance
 from mechlint.rules import RuleContext, RuleMeta
 from mechlint.rules.provenance import sources
-from mechlint.services import RunServices
+from mechlint.run.services import RunServices
 
 from .gitrepo import commit, init, write
 from .test_provenance import mechanism, run, sha

@@ -379,8 +379,8 @@ def test_a_huge_columns_value_cuts_nothing(tree: Path) -> None:
 
 def test_lint_keeps_clean_files_when_asked(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from mechlint.config import load_config
-    from mechlint.engine import lint
     from mechlint.model import Keep
+    from mechlint.run.engine import lint
 
     monkeypatch.chdir(tree)
     config = load_config(tree / "mechlint.toml")

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mechlint.engine import lint_bytes
+from mechlint.run.engine import lint_bytes
 
 from .conftest import SEED
 

@@ -15,8 +15,8 @@ from mechlint.catalog.docs import expected_files
 from mechlint.catalog.registry import RULE_MODULES, all_rules
 from mechlint.catalog.ruleexamples import example_document
 from mechlint.config import Config
-from mechlint.engine import lint_bytes
 from mechlint.rules import Example
+from mechlint.run.engine import lint_bytes
 
 from .conftest import ROOT
 from .gitrepo import example_repository, shallow_clone

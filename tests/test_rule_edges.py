@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from mechlint.config import Config, load_config
-from mechlint.engine import lint_bytes
 from mechlint.errors import ConfigError
+from mechlint.run.engine import lint_bytes
 
 from .conftest import CLEAN
 

@@ -13,7 +13,7 @@ import pytest
 
 from mechlint.document.jsonscan import digit_count, parse_int
 from mechlint.document.views import quote
-from mechlint.engine import lint_bytes
+from mechlint.run.engine import lint_bytes
 
 from .test_corpus import BLOG, CORPUS, GC
 
@@ -71,7 +71,7 @@ def test_a_huge_integer_is_quoted_by_its_length() -> None:
 
 def test_a_finding_on_a_huge_integer_gets_a_stable_fingerprint() -> None:
     """Baselines hash the value at a finding's pointer; an integer past 4,300 digits has no decimal text."""
-    from mechlint.adoption import value_hash
+    from mechlint.run.adoption import value_hash
 
     data = {"version": 10**5000}
     first = value_hash(data, "/version", "")

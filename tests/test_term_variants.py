@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from mechlint.engine import lint_bytes
 from mechlint.model import Result
+from mechlint.run.engine import lint_bytes
 
 from .conftest import CLEAN
 

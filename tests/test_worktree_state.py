@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from mechlint.changed import changed_paths
 from mechlint.provenance.git import open_history
 from mechlint.provenance.worktree import Changes
+from mechlint.run.changed import changed_paths
 
 from .gitrepo import _ENV, commit, git, init, write
 

@@ -49,8 +49,8 @@ def attest(
     import json
 
     from mechlint.attest import AttestError, load_private_key, sign, statement
-    from mechlint.discovery import find_project_root
     from mechlint.document import load
+    from mechlint.run.discovery import find_project_root
     from mechlint.safety.safeio import write_atomically
 
     raw = read_or_exit(file)

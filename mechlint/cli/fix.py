@@ -27,8 +27,8 @@ def fix(
     ] = None,
 ) -> None:
     """Apply safe, mechanical fixes to string values (typography). With --diff, only show them."""
-    from mechlint.discovery import UsageError, find_project_root
     from mechlint.fix import fix_paths, write_fixes
+    from mechlint.run.discovery import UsageError, find_project_root
 
     config = config_or_exit(config_file)
     project_root = (root or find_project_root(Path.cwd())).resolve()

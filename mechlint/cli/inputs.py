@@ -46,8 +46,8 @@ def config_or_exit(config_file: Path | None = None) -> Config:
 
 def provenance_or_exit(root: Path | None) -> Provenance:
     """Sources resolved as ``check`` resolves them: the same frozen-copy pattern, from the same configuration."""
-    from mechlint.discovery import find_project_root
     from mechlint.provenance.resolve import DEFAULT_FROZEN, Provenance
+    from mechlint.run.discovery import find_project_root
 
     frozen = config_or_exit().frozen_pattern() or DEFAULT_FROZEN
     return Provenance(root, frozen, fallback=find_project_root(Path.cwd()))
@@ -56,7 +56,7 @@ def provenance_or_exit(root: Path | None) -> Provenance:
 def read_or_exit(path: Path) -> bytes:
     """The bytes of a file the user named (within the size limit, inside the repository), or an error and exit 2."""
     from mechlint.config import DEFAULT_MAX_FILE_SIZE
-    from mechlint.discovery import find_project_root, read_file
+    from mechlint.run.discovery import find_project_root, read_file
 
     raw = read_file(path, DEFAULT_MAX_FILE_SIZE, find_project_root(path.absolute().parent))
     if isinstance(raw, str):

@@ -63,7 +63,7 @@ def pin(
 def _mechanism_files(paths: list[Path]) -> list[tuple[Path, bytes]]:
     """The files ``check`` would check for ``paths`` (the same discovery, include, exclude and max-file-size),
     each with its bytes; exit 2 for a path that does not exist, or naming every file that cannot be read."""
-    from mechlint.discovery import UsageError, find_project_root, mechanism_files, read_candidate
+    from mechlint.run.discovery import UsageError, find_project_root, mechanism_files, read_candidate
 
     config = config_or_exit()
     cwd = Path.cwd()

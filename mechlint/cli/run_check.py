@@ -180,8 +180,8 @@ def _no_file(value: str, reason: str) -> str:
 def _changed_targets(
     targets: Sequence[str], since: str, config: Config, project_root: Path, root: Path | None
 ) -> list[str]:
-    from mechlint.changed import changed_paths, select_changed
-    from mechlint.discovery import mechanism_files
+    from mechlint.run.changed import changed_paths, select_changed
+    from mechlint.run.discovery import mechanism_files
 
     top, changed = changed_paths(Path.cwd(), since)
     try:
@@ -199,9 +199,9 @@ def _given_files_targets(targets: Sequence[str], config: Config, project_root: P
     the include patterns are checked; a given path that is gone (a deleted
     source) still selects the mechanisms that pin it.
     """
-    from mechlint.changed import select_changed
-    from mechlint.discovery import base_folder, mechanism_files
     from mechlint.provenance.resolve import git_toplevel
+    from mechlint.run.changed import select_changed
+    from mechlint.run.discovery import base_folder, mechanism_files
 
     top = git_toplevel(project_root) or project_root
     changed = set()
@@ -233,14 +233,14 @@ def run_check(options: CheckOptions) -> int:
 
 
 def _run_check(options: CheckOptions) -> int:
-    from mechlint.adoption import BASELINE_VERSION, baseline_text, load_baseline
     from mechlint.cli.progress import progress_bar
     from mechlint.config import load_config
-    from mechlint.discovery import UsageError
-    from mechlint.engine import lint
     from mechlint.errors import ConfigError
     from mechlint.model import Keep
-    from mechlint.resultcache import result_cache_folder
+    from mechlint.run.adoption import BASELINE_VERSION, baseline_text, load_baseline
+    from mechlint.run.discovery import UsageError
+    from mechlint.run.engine import lint
+    from mechlint.run.resultcache import result_cache_folder
 
     try:
         output_format = format_named(str(options.output_format))
@@ -418,7 +418,7 @@ def _write_invalid_config_reports(
     a mistake of the command line alone (no file to point at) writes nothing,
     as any other usage error.
     """
-    from mechlint.configfindings import invalid_config_report
+    from mechlint.run.configfindings import invalid_config_report
 
     root = options.root if options.root is not None and options.root.is_dir() else None
     project_root = (root or project_root_for(start)).resolve()

@@ -14,7 +14,7 @@ from mechlint.safety.terminal import printable
 
 if TYPE_CHECKING:
     from mechlint.cli.run_check import CheckOptions
-    from mechlint.discovery import Candidate
+    from mechlint.run.discovery import Candidate
 
 __all__ = ["project_root_for", "read_stdin", "stdin_conflict"]
 
@@ -37,7 +37,7 @@ def stdin_conflict(options: CheckOptions) -> str | None:
 
 def project_root_for(start: Path | None) -> Path:
     """The repository of ``start`` (the folder of --stdin-filename), else of the working folder."""
-    from mechlint.discovery import find_project_root
+    from mechlint.run.discovery import find_project_root
 
     cwd = Path.cwd()
     if start is None:
@@ -53,7 +53,7 @@ def read_stdin(name: Path | None, max_size: int) -> Candidate:
 
     Without ``--stdin-filename`` it is ``-`` in the working folder, and always checked.
     """
-    from mechlint.discovery import Candidate, read_stream
+    from mechlint.run.discovery import Candidate, read_stream
 
     path = Path(os.path.abspath(name if name is not None else "-"))
     return Candidate(path, explicit=name is None, data=read_stream(sys.stdin.buffer, max_size))

@@ -18,8 +18,8 @@ import unicodedata
 from pathlib import Path
 from typing import Literal
 
-from mechlint.discovery import describe_mode, lexical_relative
 from mechlint.records import Record
+from mechlint.run.discovery import describe_mode, lexical_relative
 
 MAX_SOURCE_SIZE = 256 * 1024 * 1024
 #: Files up to this size are kept in memory to explain a mismatch (line endings, LFS pointers).

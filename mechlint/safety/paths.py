@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mechlint.discovery import lexical_relative
+from mechlint.run.discovery import lexical_relative
 
 __all__ = ["display_path", "relative_posix", "relative_to_base", "repository_uri"]
 

@@ -16,27 +16,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mechlint.adoption import (
-    Baseline,
-    apply_baseline,
-    apply_suppressions,
-    context_of,
-    value_hash,
-)
-from mechlint.checking import place, run_rules
 from mechlint.config import Config, EnabledRule, load_config
-from mechlint.configfindings import unused_suppressions
-from mechlint.discovery import (
-    Candidate,
-    base_folder,
-    find_project_root,
-    is_mechanism_file,
-    mechanism_files,
-    read_candidate,
-)
 from mechlint.document import Document, load
 from mechlint.document.views import as_object, items
-from mechlint.gctuning import PausedCollector
 from mechlint.model import (
     FileReport,
     Keep,
@@ -46,16 +28,34 @@ from mechlint.model import (
     Result,
     RuleInfo,
 )
-from mechlint.parallel import PARALLEL_FROM, default_jobs, run_all
 from mechlint.records import Record
 from mechlint.report.fingerprint import fingerprints_of_lines
 from mechlint.rules.mechlint.unreadable_file import META as UNREADABLE_FILE_RULE
+from mechlint.run.adoption import (
+    Baseline,
+    apply_baseline,
+    apply_suppressions,
+    context_of,
+    value_hash,
+)
+from mechlint.run.checking import place, run_rules
+from mechlint.run.configfindings import unused_suppressions
+from mechlint.run.discovery import (
+    Candidate,
+    base_folder,
+    find_project_root,
+    is_mechanism_file,
+    mechanism_files,
+    read_candidate,
+)
+from mechlint.run.gctuning import PausedCollector
+from mechlint.run.parallel import PARALLEL_FROM, default_jobs, run_all
+from mechlint.run.services import RunServices
 from mechlint.safety.paths import display_path, relative_to_base, repository_uri
-from mechlint.services import RunServices
 
 if TYPE_CHECKING:  # the result cache (and SQLite) is imported only by runs that use it
     from mechlint.model import Story
-    from mechlint.resultcache import ResultCache
+    from mechlint.run.resultcache import ResultCache
 
 
 class LintOptions(Record):
@@ -69,7 +69,7 @@ class LintOptions(Record):
     ``show_suppressed``. ``jobs`` worker processes (by default, one per core
     for large runs) give the same report as one; ``progress(done, total)`` is
     called as files are finished. With ``cache`` (a folder), results of
-    unchanged files are reused (see :mod:`mechlint.resultcache`) when the run
+    unchanged files are reused (see :mod:`mechlint.run.resultcache`) when the run
     checks at least ``cache_from`` files (below that, opening it costs more
     than it saves). ``fingerprints`` adds the line fingerprints and the rules' Markdown help SARIF needs.
     ``value_hashes=False`` leaves ``Result.value_hash`` and ``Result.context``
@@ -142,7 +142,7 @@ def lint(
     results_cache = None
     if cache is not None:
         sources_key = services.provenance().cache_key
-        from mechlint.resultcache import ResultCache, config_fingerprint
+        from mechlint.run.resultcache import ResultCache, config_fingerprint
 
         results_cache = ResultCache(cache, config_fingerprint(config, enabled, services), sources_key)
 
@@ -197,7 +197,7 @@ def lint(
 
 
 def _flush(services: RunServices, results_cache: ResultCache | None) -> None:
-    """Write what a worker's caches hold in memory (see :func:`mechlint.parallel.run_all`)."""
+    """Write what a worker's caches hold in memory (see :func:`mechlint.run.parallel.run_all`)."""
     services.flush()
     if results_cache is not None:
         results_cache.flush()

@@ -20,13 +20,13 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from mechlint.checking import excerpt
 from mechlint.config import MAX_CONFIG_FILE, Config, EnabledRule, each_error
 from mechlint.errors import ConfigError
 from mechlint.model import FileReport, Region, Report, Result
 from mechlint.report.fingerprint import fingerprints_of_lines
 from mechlint.rules.mechlint.invalid_config import META as INVALID_CONFIG_RULE
 from mechlint.rules.mechlint.unused_suppression import META as UNUSED_SUPPRESSION_RULE
+from mechlint.run.checking import excerpt
 from mechlint.safety.paths import display_path, repository_uri
 from mechlint.safety.safeio import NotReadable, read_regular
 

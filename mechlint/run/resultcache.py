@@ -40,7 +40,7 @@ from mechlint.safety.sqlite import CacheBusy, file_identity, heal, open_cache
 
 if TYPE_CHECKING:
     from mechlint.config import Config, EnabledRule
-    from mechlint.services import RunServices
+    from mechlint.run.services import RunServices
 
 MAX_ENTRIES = 100_000
 #: Entries put before they are written without waiting for a flush.
@@ -298,7 +298,7 @@ def code_stamp() -> list[tuple[str, int, int]]:
     """
     from mechlint.resources import data_folder
 
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     found = []
     for top in (package, data_folder("rules"), data_folder("schemas")):
         for folder, dirnames, filenames in os.walk(top):

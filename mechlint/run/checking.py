@@ -1,6 +1,6 @@
 """Running the rules over one document, and placing their findings on lines and columns.
 
-Shared by :func:`mechlint.engine.lint` (files on disk) and the language
+Shared by :func:`mechlint.run.engine.lint` (files on disk) and the language
 server (:mod:`mechlint.lsp`, text held by an editor).
 """
 

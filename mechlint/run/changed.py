@@ -15,11 +15,11 @@ import unicodedata
 from collections.abc import Container, Iterable
 from pathlib import Path
 
-from mechlint.discovery import Candidate, UsageError
 from mechlint.provenance.errors import GitError
 from mechlint.provenance.git import CatFile, Git
 from mechlint.provenance.resolve import git_toplevel
 from mechlint.provenance.worktree import Changes, changes_since
+from mechlint.run.discovery import Candidate, UsageError
 
 
 def _check_revision(revision: str) -> None:

@@ -32,10 +32,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from mechlint.discovery import glob_regex
 from mechlint.errors import ConfigError
 from mechlint.model import FileReport, Result
 from mechlint.records import Record
+from mechlint.run.discovery import glob_regex
 
 BASELINE_VERSION = 2
 _NAMING_KEYS = ("id", "path", "title", "name")
