@@ -309,7 +309,7 @@ def start_up(folder: Path, runs: int) -> list[Pair]:
     pairs.append(
         Pair(
             "prebuilt shipped data: start-up",
-            "mechlint/prebuilt/ (written by python -m mechlint.prebuild)",
+            "mechlint/prebuilt/ (written by python -m mechlint.authoring.prebuild)",
             "the shipped TOML files parsed and validated, the schema compiled",
             "tests/test_prebuild.py",
             "run",

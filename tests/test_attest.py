@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from mechlint.attest import PAYLOAD_TYPE, AttestError, check_signature, keygen, load_private_key, load_public_key, pae
+from mechlint.authoring.attest import (
+    PAYLOAD_TYPE,
+    AttestError,
+    check_signature,
+    keygen,
+    load_private_key,
+    load_public_key,
+    pae,
+)
 from mechlint.cli import main
 
 from .gitrepo import commit, init, write

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from mechlint.authoring.edit import StringEdit, apply_edits
+from mechlint.authoring.fix import fix_typography
 from mechlint.cli import main
 from mechlint.config import Config
 from mechlint.document import load
-from mechlint.edit import StringEdit, apply_edits
-from mechlint.fix import fix_typography
 
 from .conftest import CLEAN, SEED
 
@@ -85,7 +85,7 @@ def test_cli_fix_and_diff(tmp_path: Path, capsys: pytest.CaptureFixture[str], mo
 
 
 def test_fix_respects_a_disabled_rule(tmp_path: Path) -> None:
-    from mechlint.fix import fix_paths
+    from mechlint.authoring.fix import fix_paths
 
     target = tmp_path / "mechanisms" / "seed.json"
     target.parent.mkdir()

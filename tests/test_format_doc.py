@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from mechlint.authoring.formatdoc import PARTS, RULES_BY_KEY, format_markdown, github_anchor, key_of
 from mechlint.catalog.registry import all_rules, rules_by_id
 from mechlint.config import Config
-from mechlint.formatdoc import PARTS, RULES_BY_KEY, format_markdown, github_anchor, key_of
 from mechlint.resources import schema
 
 from .conftest import ROOT
@@ -25,7 +25,7 @@ EVERYWHERE = {"schema/violation", "schema/placeholder", "schema/invalid-json", "
 
 
 def test_the_format_doc_matches_the_code() -> None:
-    assert FORMAT.read_text(encoding="utf-8") == format_markdown(ROOT), "run `python -m mechlint.formatdoc`"
+    assert FORMAT.read_text(encoding="utf-8") == format_markdown(ROOT), "run `python -m mechlint.authoring.formatdoc`"
 
 
 def _keys() -> set[tuple[str, str]]:

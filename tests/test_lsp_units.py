@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
+from mechlint.authoring.edit import apply_edits
+from mechlint.authoring.fix import fix_id_mismatch, fix_unknown_target, fix_word_choice, only_candidate
 from mechlint.document import load
-from mechlint.edit import apply_edits
-from mechlint.fix import fix_id_mismatch, fix_unknown_target, fix_word_choice, only_candidate
 from mechlint.language.plainlists import shipped
 from mechlint.lsp.authoring import place_at
 from mechlint.lsp.positions import TextIndex

@@ -10,7 +10,7 @@ import pytest
 
 import mechlint.prebuilt
 import mechlint.resources
-from mechlint import prebuild
+from mechlint.authoring import prebuild
 from mechlint.errors import ConfigError
 from mechlint.invariants import loader
 from mechlint.language import plainlists
@@ -24,12 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_prebuilt_modules_are_what_prebuild_writes_now() -> None:
-    """After changing shipped data, the schema or fastschema: ``python -m mechlint.prebuild``."""
+    """After changing shipped data, the schema or fastschema: ``python -m mechlint.authoring.prebuild``."""
     rendered = prebuild.render()
     assert rendered
     for name, text in rendered.items():
         written = (ROOT / "mechlint" / "prebuilt" / name).read_text(encoding="utf-8")
-        assert written == text, f"mechlint/prebuilt/{name} is stale: run python -m mechlint.prebuild"
+        assert written == text, f"mechlint/prebuilt/{name} is stale: run python -m mechlint.authoring.prebuild"
 
 
 def test_every_shipped_file_a_check_reads_is_prebuilt() -> None:

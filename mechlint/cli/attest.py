@@ -24,8 +24,8 @@ def keygen(
 ) -> None:
     """Write an Ed25519 key pair for attest and verify."""
     require("attest", "mechlint keygen")
-    from mechlint.attest import AttestError
-    from mechlint.attest import keygen as make_keys
+    from mechlint.authoring.attest import AttestError
+    from mechlint.authoring.attest import keygen as make_keys
 
     try:
         private, public = make_keys(prefix, force=force)
@@ -48,7 +48,7 @@ def attest(
     require("attest", "mechlint attest")
     import json
 
-    from mechlint.attest import AttestError, load_private_key, sign, statement
+    from mechlint.authoring.attest import AttestError, load_private_key, sign, statement
     from mechlint.document import load
     from mechlint.run.discovery import find_project_root
     from mechlint.safety.safeio import write_atomically
@@ -85,8 +85,8 @@ def verify(
 ) -> None:
     """Verify an attestation against KEY and the bytes now. Exit 0 only if the signature and every subject hold."""
     require("attest", "mechlint verify")
-    from mechlint.attest import AttestError
-    from mechlint.attest import verify as check_attestation
+    from mechlint.authoring.attest import AttestError
+    from mechlint.authoring.attest import verify as check_attestation
 
     provenance = provenance_or_exit(root)
     envelope = attestation or file.with_name(file.name + ".intoto.jsonl")

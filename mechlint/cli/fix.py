@@ -27,7 +27,7 @@ def fix(
     ] = None,
 ) -> None:
     """Apply safe, mechanical fixes to string values (typography). With --diff, only show them."""
-    from mechlint.fix import fix_paths, write_fixes
+    from mechlint.authoring.fix import fix_paths, write_fixes
     from mechlint.run.discovery import UsageError, find_project_root
 
     config = config_or_exit(config_file)

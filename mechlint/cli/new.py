@@ -23,7 +23,7 @@ def new_file(
     config_file: Annotated[Optional[Path], typer.Option("--config", help="Use this configuration file.")] = None,  # noqa: UP045
 ) -> None:
     """Write a new mechanism file to fill in. It is valid, has TODO placeholders and never overwrites a file."""
-    from mechlint.new import run_new
+    from mechlint.authoring.new import run_new
 
     raise typer.Exit(run_new(path, title, language, schema, config_file))
 

@@ -27,7 +27,7 @@ def pin(
     root: RootOption = None,
 ) -> None:
     """Pin each source's sha256 to its current bytes, after review. Only those values change."""
-    from mechlint.pin import pin_file, write_pins
+    from mechlint.authoring.pin import pin_file, write_pins
 
     found = _mechanism_files(files)
     provenance = provenance_or_exit(root)

@@ -1,7 +1,7 @@
-"""Code actions: quick fixes built from the fixes of :mod:`mechlint.fix` and :mod:`mechlint.pin`.
+"""Code actions: quick fixes built from the fixes of :mod:`mechlint.authoring.fix` and :mod:`mechlint.authoring.pin`.
 
 Each action's edit is computed on the buffer as it is, with the same
-:class:`~mechlint.edit.StringEdit` values and :func:`~mechlint.edit.apply_edits`
+:class:`~mechlint.authoring.edit.StringEdit` values and :func:`~mechlint.authoring.edit.apply_edits`
 as ``mechlint fix``, so applying it gives exactly the bytes the command
 would write. ``source.fixAll.mechlint`` applies what ``mechlint fix`` applies
 (the safe fixes); the other quick fixes (a guessed target key, a reworded
@@ -16,10 +16,17 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
+from mechlint.authoring.edit import StringEdit, apply_edits
+from mechlint.authoring.fix import (
+    FIXERS,
+    fix_id_mismatch,
+    fix_typography,
+    fix_unknown_target,
+    fix_word_choice,
+    fixed_text,
+)
 from mechlint.document import Document
 from mechlint.document.jsonscan import string_offsets
-from mechlint.edit import StringEdit, apply_edits
-from mechlint.fix import FIXERS, fix_id_mismatch, fix_typography, fix_unknown_target, fix_word_choice, fixed_text
 from mechlint.lsp.checker import Checked
 from mechlint.lsp.positions import TextIndex
 from mechlint.model import Result

@@ -201,6 +201,6 @@ class Checker:
         project = self._project(path)
         if isinstance(project, ConfigError):
             return None
-        from mechlint.pin import pin_file
+        from mechlint.authoring.pin import pin_file
 
         return pin_file(path, path.name, text.encode("utf-8", "surrogatepass"), project.services.provenance()).text

@@ -1,9 +1,11 @@
-"""Shipped data prepared before the run (written by ``python -m mechlint.prebuild``), and the way a run takes it.
+"""Shipped data prepared before the run, and the way a run takes it.
+
+Written by ``python -m mechlint.authoring.prebuild``.
 
 A check of one file used to spend a noticeable part of its time on the files
 that ship with mechlint: the word lists and the built-in invariants (TOML,
 validated against their schemas) and the mechanism schema (compiled into
-Python by :mod:`mechlint.schema.fastschema`). :mod:`mechlint.prebuild` does that work
+Python by :mod:`mechlint.schema.fastschema`). :mod:`mechlint.authoring.prebuild` does that work
 once and writes the results here (``data.py``, one module per schema), so a
 run imports them, bytecode cached like any module.
 

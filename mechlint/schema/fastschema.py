@@ -192,7 +192,7 @@ def _literal(value: Any) -> str:
 def module_source(schema: dict[str, Any]) -> str:
     """The source of a module whose ``check`` is the function for ``schema``; :class:`Unsupported` as below.
 
-    :func:`compile_schema` runs this text; ``python -m mechlint.prebuild``
+    :func:`compile_schema` runs this text; ``python -m mechlint.authoring.prebuild``
     ships the text of the mechanism schema as a module, so a run imports it
     (bytecode cached) instead (``tests/test_prebuild.py`` holds the two equal).
     """

@@ -6,7 +6,7 @@ editor shows on hover); its value in the seed (``fixtures/seed/``) is the
 worked example; the rules that look at it come from :data:`RULES_BY_KEY`,
 which a test holds against every rule's documented examples. A test fails
 when the file on disk differs from :func:`format_markdown`;
-``python -m mechlint.formatdoc`` rewrites it.
+``python -m mechlint.authoring.formatdoc`` rewrites it.
 """
 
 from __future__ import annotations
@@ -200,7 +200,7 @@ def _description(node: dict[str, Any]) -> str:
 
 def format_markdown(root: Path | None = None) -> str:
     """The whole of ``docs/format.md``."""
-    base = root or Path(__file__).resolve().parent.parent
+    base = root or Path(__file__).resolve().parent.parent.parent
     seed_path = base / SEED
     seed = json.loads(seed_path.read_text(encoding="utf-8")) if seed_path.is_file() else {}
     contents = schema("mechanism.schema.json")
@@ -209,7 +209,7 @@ def format_markdown(root: Path | None = None) -> str:
         "",
         "Generated from [the schema](../schemas/mechanism.schema.json) (each key's meaning is the text an editor",
         "shows on hover), [the seed](../fixtures/seed/mechanisms/prefix-cache.json) and the rule table in",
-        "`mechlint/formatdoc.py` by `python -m mechlint.formatdoc`; do not edit by hand.",
+        "`mechlint/authoring/formatdoc.py` by `python -m mechlint.authoring.formatdoc`; do not edit by hand.",
         "",
         _description(contents),
         "",

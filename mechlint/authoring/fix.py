@@ -17,12 +17,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from mechlint.authoring.edit import StringEdit, apply_edits, write_atomically
 from mechlint.config import Config
 from mechlint.document import Document, load
 from mechlint.document.jsonscan import pointer_join
 from mechlint.document.prose import code_spans, passages
 from mechlint.document.views import all_steps, lit_entries, scenarios, strings, targets
-from mechlint.edit import StringEdit, apply_edits, write_atomically
 from mechlint.language.plainlists import PlainLists
 from mechlint.rules.plain import typography_consistency as typography
 from mechlint.rules.reference.unknown_target import edit_distance

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mechlint.authoring.edit import StringEdit, apply_edits, write_atomically
 from mechlint.document import Document, load
 from mechlint.document.jsonscan import pointer_join
 from mechlint.document.views import as_object, items, quote
-from mechlint.edit import StringEdit, apply_edits, write_atomically
 from mechlint.provenance.resolve import Provenance
 
 
