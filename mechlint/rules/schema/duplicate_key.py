@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from mechlint.document import DUPLICATE_KEY
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
 
-if TYPE_CHECKING:  # the loader (mechlint.document) takes this rule's id from here
+if TYPE_CHECKING:
     from mechlint.document import Document
 
 META = RuleMeta(
-    id="schema/duplicate-key",
+    id=DUPLICATE_KEY,  # the loader (mechlint.document) makes these findings
     level=Level.ERROR,
     summary="An object repeats a key; parsers keep only the last value.",
     why=(

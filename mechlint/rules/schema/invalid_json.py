@@ -14,14 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from mechlint.document import INVALID_JSON
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, RuleContext, RuleMeta
 
-if TYPE_CHECKING:  # the loader (mechlint.document) takes this rule's id from here
+if TYPE_CHECKING:
     from mechlint.document import Document
 
 META = RuleMeta(
-    id="schema/invalid-json",
+    id=INVALID_JSON,  # the loader (mechlint.document) makes these findings
     level=Level.ERROR,
     summary="The file is not valid JSON (RFC 8259).",
     why=(
