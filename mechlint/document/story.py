@@ -29,10 +29,24 @@ def _keys(value: Any) -> tuple[str, ...]:
     return tuple(item for _, item, _ in items(value, "") if isinstance(item, str))
 
 
+def shown_text(step: dict[str, Any], previous: dict[str, Any]) -> list[str]:
+    """The pieces of text a reader has to read in ``step`` (what ``a11y/reading-time`` counts)."""
+    title = step.get("title")
+    title = title.strip() if isinstance(title, str) else None
+    pieces = []
+    if isinstance(step.get("description"), str):
+        pieces.append(step["description"].strip())
+    state = as_object(step.get("state")) or {}
+    for key, value in state.items():
+        if not isinstance(value, str) or value == previous.get(key):
+            continue
+        if value.strip() and value.strip() != title:
+            pieces.append(value.strip())
+    return pieces
+
+
 def reading_milliseconds(step: dict[str, Any], previous: dict[str, Any], rate: float, minimum: float) -> int:
     """What ``a11y/reading-time`` measures: the step's new text at ``rate`` characters a second."""
-    from mechlint.rules.a11y.reading_time import shown_text
-
     characters = sum(len(" ".join(piece.split())) for piece in shown_text(step, previous))
     return math.ceil(max(minimum, characters / rate) * 1000)
 

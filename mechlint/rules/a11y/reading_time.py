@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
 
 from mechlint.document import Document
+from mechlint.document.story import shown_text
 from mechlint.document.views import as_object, quote, scenarios, steps
 from mechlint.model import Finding, Level
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
@@ -40,22 +40,6 @@ META = RuleMeta(
     ),
     tags=("accessibility",),
 )
-
-
-def shown_text(step: dict[str, Any], previous: dict[str, Any]) -> list[str]:
-    """The pieces of text a reader has to read in ``step``."""
-    title = step.get("title")
-    title = title.strip() if isinstance(title, str) else None
-    pieces = []
-    if isinstance(step.get("description"), str):
-        pieces.append(step["description"].strip())
-    state = as_object(step.get("state")) or {}
-    for key, value in state.items():
-        if not isinstance(value, str) or value == previous.get(key):
-            continue
-        if value.strip() and value.strip() != title:
-            pieces.append(value.strip())
-    return pieces
 
 
 def check(document: Document, context: RuleContext) -> Iterator[Finding]:
