@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -13,6 +13,7 @@ from mechlint.errors import ConfigError
 from mechlint.invariants.clauses import Judgement
 from mechlint.invariants.explain import explain
 from mechlint.invariants.formula import FormulaError, Node, parse
+from mechlint.invariants.invariant import Invariant
 from mechlint.invariants.monitor import Targets, candidate_bindings, evaluate, step_view
 from mechlint.invariants.vocabulary import show_clause, values_of
 from mechlint.invariants.wording import (
@@ -23,32 +24,10 @@ from mechlint.invariants.wording import (
     wording_hint,
 )
 from mechlint.model import Finding, Level, TraceStep
-from mechlint.records import Record
 from mechlint.rules import Example, Rule, RuleContext, RuleMeta
 from mechlint.schema.datafile import check_schema, line_of, read_toml
 
 SCHEMA_NAME = "invariants.schema.json"
-
-
-class Invariant(Record):
-    name: str
-    level: Level
-    summary: str
-    help: str
-    formula_text: str
-    formula: Node
-    applies_text: str
-    applies: Node | None
-    says: Mapping[str, str]
-    #: A sentence that makes each definition hold, for messages (``example`` of a definition).
-    wordings: Mapping[str, str]
-    definitions: Mapping[str, str]
-    examples: tuple[Example, ...]
-    source: Path
-
-    @property
-    def rule_id(self) -> str:
-        return f"invariant/{self.name}"
 
 
 #: Bounds on a formula with its definitions written out: definitions that use each other can double

@@ -21,7 +21,7 @@ from mechlint.model import Finding
 from mechlint.rules.invariant.undecided_text import META as UNDECIDED_TEXT_RULE
 
 if TYPE_CHECKING:
-    from mechlint.invariants.loader import Invariant
+    from mechlint.invariants.invariant import Invariant
 
 UNDECIDED_TEXT = UNDECIDED_TEXT_RULE.id
 
