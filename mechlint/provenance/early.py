@@ -121,7 +121,7 @@ def discard() -> None:
 def _gone_or_changed(top: Path, files: list[Path]) -> Iterator[str]:
     """The source paths of ``files`` whose working-tree file is not the pinned one: the run will ask their history."""
     from mechlint.provenance.paths import hash_source, path_problem
-    from mechlint.run.discovery import lexical_relative
+    from mechlint.safety.paths import lexical_relative
     from mechlint.safety.safeio import read_regular
 
     seen: set[str] = set()

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Literal
 
 from mechlint.records import Record
-from mechlint.run.discovery import describe_mode, lexical_relative
+from mechlint.safety.paths import lexical_relative
+from mechlint.safety.safeio import describe_mode
 
 MAX_SOURCE_SIZE = 256 * 1024 * 1024
 #: Files up to this size are kept in memory to explain a mismatch (line endings, LFS pointers).

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import BinaryIO, Protocol
 
 from mechlint.records import Record
-from mechlint.safety.safeio import describe_mode as describe_mode  # re-exported for the provenance paths
-from mechlint.safety.safeio import read_at_most
+from mechlint.safety.paths import lexical_relative
+from mechlint.safety.safeio import describe_mode, read_at_most
 
 DEFAULT_INCLUDE = ("**/mechanisms/*.json", "**/*.mechanism.json")
 #: Never walked into, whatever the configuration says (its ``exclude`` adds to these).
@@ -136,16 +136,6 @@ def matches(relative: str, patterns: tuple[str, ...]) -> bool:
 def matches_exactly(relative: str, patterns: tuple[str, ...]) -> bool:
     """Whether the path itself (not only a folder above it) matches a pattern."""
     return _any_regex(patterns, True).match(relative) is not None
-
-
-def lexical_relative(path: str, base: str) -> str | None:
-    """``PurePosixPath(path).relative_to(base).as_posix()`` for normalised paths, or ``None``; with strings, cheaper."""
-    if path == base:
-        return "."
-    if base == ".":
-        return None if path.startswith("/") else path
-    prefix = base if base.endswith("/") else base + "/"
-    return path[len(prefix) :] if path.startswith(prefix) else None
 
 
 def _relative(path: str, bases: tuple[str, ...]) -> str:

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mechlint.run.discovery import lexical_relative
+__all__ = ["display_path", "lexical_relative", "relative_posix", "relative_to_base", "repository_uri"]
 
-__all__ = ["display_path", "relative_posix", "relative_to_base", "repository_uri"]
+
+def lexical_relative(path: str, base: str) -> str | None:
+    """``PurePosixPath(path).relative_to(base).as_posix()`` for normalised paths, or ``None``; with strings, cheaper."""
+    if path == base:
+        return "."
+    if base == ".":
+        return None if path.startswith("/") else path
+    prefix = base if base.endswith("/") else base + "/"
+    return path[len(prefix) :] if path.startswith(prefix) else None
 
 
 def relative_posix(path: Path, base: Path) -> str | None:
