@@ -9,13 +9,11 @@ import pytest
 
 from mechlint.cli import main
 from mechlint.config import Config, load_config
+from mechlint.config.globs import DEFAULT_EXCLUDE, matches, matches_exactly
 from mechlint.run.discovery import (
-    DEFAULT_EXCLUDE,
     Candidate,
     UsageError,
     is_mechanism_file,
-    matches,
-    matches_exactly,
     mechanism_files,
     read_candidate,
 )

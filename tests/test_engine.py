@@ -12,8 +12,8 @@ import pytest
 from mechlint import lint
 from mechlint.catalog.registry import all_rules
 from mechlint.config import Config
+from mechlint.config.globs import glob_regex
 from mechlint.rules import Rule
-from mechlint.run.discovery import glob_regex
 from mechlint.safety.paths import relative_posix
 
 from .conftest import CLEAN, FIXTURES

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from mechlint.config.suppressions import Suppression
 from mechlint.document import load
 from mechlint.model import Level, Region, Result
-from mechlint.run.adoption import Suppression, apply_suppressions
+from mechlint.run.adoption import apply_suppressions
 
 
 def _result(rule_id: str, pointer: str = "/title") -> Result:

@@ -18,18 +18,18 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from mechlint.catalog.registry import rules_by_id
+from mechlint.config.globs import DEFAULT_EXCLUDE as DEFAULT_EXCLUDE  # the defaults of discovery
+from mechlint.config.globs import DEFAULT_INCLUDE
 from mechlint.errors import ConfigError
 from mechlint.model import LEVEL_NAMES, Level
 from mechlint.records import Record
 from mechlint.rules import Rule, RuleContext
-from mechlint.run.discovery import DEFAULT_EXCLUDE as DEFAULT_EXCLUDE  # where the defaults of discovery live
-from mechlint.run.discovery import DEFAULT_INCLUDE
 from mechlint.safety.safeio import NotReadable, read_regular
 from mechlint.schema.datafile import parse_toml
 
 if TYPE_CHECKING:
+    from mechlint.config.suppressions import Suppression
     from mechlint.language.plainlists import PlainLists
-    from mechlint.run.adoption import Suppression
 
 #: A configuration file larger than this is refused (it is read whole, and never from a FIFO or a device).
 MAX_CONFIG_FILE = 16 * 1024 * 1024
@@ -320,7 +320,7 @@ def _from_table(table: Any, path: Path, text: str, prefix: str) -> Config:
         if key == "word-lists":
             changes["word_lists"] = _word_lists(value, path, problems)
         elif key == "ignore":
-            from mechlint.run.adoption import parse_suppressions
+            from mechlint.config.suppressions import parse_suppressions
 
             changes["suppressions"] = parse_suppressions(value, problems.add, known, text)
         elif key in ("include", "exclude", "select"):

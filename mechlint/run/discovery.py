@@ -19,31 +19,15 @@ patterns, the walk, the safe read); split, each part would need the others.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Iterable, Iterator
-from functools import cache
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
+from mechlint.config.globs import DEFAULT_EXCLUDE, matches, matches_exactly
 from mechlint.records import Record
 from mechlint.safety.paths import lexical_relative
 from mechlint.safety.safeio import describe_mode, read_at_most
-
-DEFAULT_INCLUDE = ("**/mechanisms/*.json", "**/*.mechanism.json")
-#: Never walked into, whatever the configuration says (its ``exclude`` adds to these).
-DEFAULT_EXCLUDE = (
-    ".git",
-    ".mechlint_cache",
-    ".hg",
-    ".svn",
-    "node_modules",
-    ".venv",
-    "venv",
-    "__pycache__",
-    ".tox",
-    ".nox",
-)
 
 
 class Candidate(Record):
@@ -72,70 +56,6 @@ class Selection(Protocol):
 
 class UsageError(Exception):
     """A path on the command line that does not exist."""
-
-
-@cache
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """Compile a glob with ``**`` into a regex over POSIX relative paths.
-
-    ``*`` and ``?`` stay inside one folder, ``**`` crosses folders, ``[...]``
-    is a character class. A pattern without ``/`` matches a name at any depth.
-    The group ``rest`` holds what follows a folder that matched.
-    """
-    return re.compile(_glob_body(pattern) + r"(?P<rest>/.*)?\Z", re.DOTALL)
-
-
-@cache
-def _any_regex(patterns: tuple[str, ...], exact: bool) -> re.Pattern[str]:
-    """One regex for "one of the globs matches the path" (``exact``) or "the path or a folder above it"."""
-    bodies = "|".join(f"(?:{_glob_body(pattern)})" for pattern in patterns) or "(?!)"
-    return re.compile(f"(?:{bodies})" + ("" if exact else "(?:/.*)?") + r"\Z", re.DOTALL)
-
-
-def _glob_body(pattern: str) -> str:
-    pattern = pattern.strip("/")
-    if "/" not in pattern:
-        pattern = "**/" + pattern
-    out = []
-    index = 0
-    while index < len(pattern):
-        char = pattern[index]
-        if pattern.startswith("**/", index):
-            out.append("(?:[^/]*/)*")
-            index += 3
-            continue
-        if pattern.startswith("**", index):
-            out.append(".*")
-            index += 2
-            continue
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[":
-            end = pattern.find("]", index + 2)
-            if end == -1:
-                out.append(re.escape(char))
-            else:
-                body = pattern[index + 1 : end]
-                negate = body.startswith("!")
-                body = body[1:] if negate else body
-                out.append(("[^" if negate else "[") + body.replace("\\", "\\\\") + "]")
-                index = end
-        else:
-            out.append(re.escape(char))
-        index += 1
-    return "".join(out)
-
-
-def matches(relative: str, patterns: tuple[str, ...]) -> bool:
-    """Whether the path, or a folder above it, matches one of the patterns."""
-    return _any_regex(patterns, False).match(relative) is not None
-
-
-def matches_exactly(relative: str, patterns: tuple[str, ...]) -> bool:
-    """Whether the path itself (not only a folder above it) matches a pattern."""
-    return _any_regex(patterns, True).match(relative) is not None
 
 
 def _relative(path: str, bases: tuple[str, ...]) -> str:
