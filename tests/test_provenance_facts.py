@@ -23,9 +23,9 @@ from mechlint.provenance import paths as source_paths
 from mechlint.provenance.nohistory import NoHistory
 from mechlint.provenance.pinned import HISTORY, NO_HISTORY, NOWHERE, WORKING_TREE
 from mechlint.provenance.resolve import Provenance
+from mechlint.provenance.services import RunServices
 from mechlint.rules import RuleContext, RuleMeta
 from mechlint.rules.provenance import sources
-from mechlint.run.services import RunServices
 
 from .gitrepo import commit, init, write
 from .test_provenance import mechanism, run, sha

@@ -154,8 +154,8 @@ def test_the_ids_of_the_mechlint_rules_are_declared_only_in_their_rule_modules()
 
 
 def test_the_per_run_services_have_a_name_that_says_so() -> None:
+    from mechlint.provenance.services import RunServices
     from mechlint.rules import RuleContext
-    from mechlint.run.services import RunServices
 
     assert not (PACKAGE / "run.py").exists()
     assert RuleContext().services is None

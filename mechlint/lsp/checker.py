@@ -2,7 +2,7 @@
 
 The configuration is found by walking up from the file's folder, and kept
 until it, or a file it names, changes (:meth:`Checker.reload`). Sources are
-read as ``check`` reads them, through one :class:`~mechlint.run.services.RunServices` per
+read as ``check`` reads them, through one :class:`~mechlint.provenance.services.RunServices` per
 project whose answers are kept between keystrokes: a source is hashed again
 only when its size, a time (modification or status change, to the
 nanosecond), inode or device changed (a file rewritten in place keeping its
@@ -22,12 +22,12 @@ from mechlint.config import Config, EnabledRule, load_config
 from mechlint.document import Document, load
 from mechlint.errors import ConfigError
 from mechlint.model import Level, Region, Result, RuleInfo
+from mechlint.provenance.services import RunServices
 from mechlint.rules.mechlint.invalid_config import META as INVALID_CONFIG_RULE
 from mechlint.run.adoption import apply_suppressions
 from mechlint.run.checking import INTERNAL_ERROR, place, run_rules
 from mechlint.run.discovery import find_project_root, is_mechanism_file
 from mechlint.run.engine import rule_infos, source_paths
-from mechlint.run.services import RunServices
 from mechlint.safety.paths import relative_posix
 
 INVALID_CONFIG = INVALID_CONFIG_RULE.id

@@ -18,7 +18,7 @@ from mechlint.records import Record
 if TYPE_CHECKING:
     from mechlint.document import Document  # for annotations only: the loader takes its rule ids from rules
     from mechlint.language.plainlists import PlainLists
-    from mechlint.run.services import RunServices
+    from mechlint.provenance.services import RunServices
 
 OptionKind = Literal["integer", "number", "string", "strings", "boolean"]
 

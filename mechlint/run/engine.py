@@ -28,6 +28,7 @@ from mechlint.model import (
     Result,
     RuleInfo,
 )
+from mechlint.provenance.services import RunServices
 from mechlint.records import Record
 from mechlint.report.fingerprint import fingerprints_of_lines
 from mechlint.rules.mechlint.unreadable_file import META as UNREADABLE_FILE_RULE
@@ -50,7 +51,6 @@ from mechlint.run.discovery import (
 )
 from mechlint.run.gctuning import PausedCollector
 from mechlint.run.parallel import PARALLEL_FROM, default_jobs, run_all
-from mechlint.run.services import RunServices
 from mechlint.safety.paths import display_path, relative_to_base, repository_uri
 
 if TYPE_CHECKING:  # the result cache (and SQLite) is imported only by runs that use it

@@ -40,7 +40,7 @@ from mechlint.safety.sqlite import CacheBusy, file_identity, heal, open_cache
 
 if TYPE_CHECKING:
     from mechlint.config import Config, EnabledRule
-    from mechlint.run.services import RunServices
+    from mechlint.provenance.services import RunServices
 
 MAX_ENTRIES = 100_000
 #: Entries put before they are written without waiting for a flush.

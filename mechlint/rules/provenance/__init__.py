@@ -32,8 +32,8 @@ from mechlint.rules import Example, RuleContext
 
 if TYPE_CHECKING:
     from mechlint.provenance.resolve import Sourced
+    from mechlint.provenance.services import RunServices
     from mechlint.provenance.source import Source
-    from mechlint.run.services import RunServices
 
 POST_V1 = "2d27fbdf4e8ca207afbfa388ca9172fbcc6c70e534af2476b3b704f87debadcf"
 POST_V2 = "81db67b6a5702b9b68f0016f061c409bf3fb16d062fc854d1b424bb4e9c28c56"
