@@ -13,8 +13,15 @@ from typing import Annotated, Optional
 import typer
 
 from mechlint import __version__
-from mechlint.cli import attest, check, completion, fix, new, pin, rules, server
+from mechlint.cli.attest import attest, keygen, verify
+from mechlint.cli.check import check
+from mechlint.cli.completion import completion
 from mechlint.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, guarded
+from mechlint.cli.fix import fix
+from mechlint.cli.new import new_file, print_schema
+from mechlint.cli.pin import pin
+from mechlint.cli.rules import list_rules, show_rule
+from mechlint.cli.server import server
 
 __all__ = ["app", "first_sentence", "main"]
 
@@ -44,18 +51,18 @@ def _root(
     """mechlint: a linter for mechanism files."""
 
 
-app.command()(check.check)
-app.command()(fix.fix)
-app.command("new")(new.new_file)
-app.command("schema")(new.print_schema)
-app.command("rules")(rules.list_rules)
-app.command("rule")(rules.show_rule)
-app.command()(pin.pin)
-app.command()(attest.keygen)
-app.command()(attest.attest)
-app.command()(attest.verify)
-app.command()(server.server)
-app.command()(completion.completion)
+app.command()(check)
+app.command()(fix)
+app.command("new")(new_file)
+app.command("schema")(print_schema)
+app.command("rules")(list_rules)
+app.command("rule")(show_rule)
+app.command()(pin)
+app.command()(keygen)
+app.command()(attest)
+app.command()(verify)
+app.command()(server)
+app.command()(completion)
 
 
 def _command() -> typer.core.TyperGroup:

@@ -7,19 +7,35 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from mechlint.safety.terminal import printable
 
 if TYPE_CHECKING:
-    from mechlint.cli.run_check import CheckOptions
     from mechlint.run.discovery import Candidate
 
-__all__ = ["project_root_for", "read_stdin", "stdin_conflict"]
+__all__ = ["StdinOptions", "project_root_for", "read_stdin", "stdin_conflict"]
 
 
-def stdin_conflict(options: CheckOptions) -> str | None:
+class StdinOptions(Protocol):
+    """What :func:`stdin_conflict` reads of ``check``'s options (a ``CheckOptions`` of :mod:`mechlint.cli.run_check`,
+    which imports this module)."""
+
+    @property
+    def stdin_filename(self) -> Path | None: ...
+    @property
+    def paths(self) -> Sequence[str]: ...
+    @property
+    def since(self) -> str | None: ...
+    @property
+    def changed_files(self) -> bool: ...
+    @property
+    def update_baseline(self) -> bool: ...
+
+
+def stdin_conflict(options: StdinOptions) -> str | None:
     """Why standard input cannot be checked with these options, or ``None``."""
     name = options.stdin_filename
     if sys.stdin is None:  # Python's standard input when file descriptor 0 is closed (``<&-``)
