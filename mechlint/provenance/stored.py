@@ -26,20 +26,36 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Protocol
 
 from mechlint.provenance.attributes import AUTO, BINARY, AttributeReader, clean_action, parse_autocrlf
 from mechlint.provenance.errors import GitError
+from mechlint.provenance.invoke import Runner
 from mechlint.provenance.log import is_hex
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from mechlint.provenance.git import CatFile, Git
     from mechlint.provenance.paths import FileState
 
 Entry = tuple[str, str]  # (mode, object id; "conflict" for an unmerged path)
+
+
+class Git(Runner, Protocol):
+    """What the stored bytes and the working tree need of a repository's git (:class:`mechlint.provenance.git.Git`;
+    named here so that this module and :mod:`.worktree`, which the history module uses, do not import it)."""
+
+    def run(self, *args: str, check: bool = True) -> bytes: ...
+
+
+class CatFile(Protocol):
+    """What they need of its ``cat-file --batch`` (:class:`mechlint.provenance.git.CatFile`)."""
+
+    def read_many(self, oids: Iterable[str]) -> Iterator[tuple[str, str, bytes | None]]: ...
+
+    def close(self) -> None: ...
+
 
 #: The bytes git counts as not printable (``gather_stats``): controls but BS, HT, LF, FF, CR and ESC; and DEL.
 _NOT_PRINTABLE = bytes([*range(0, 8), 11, *range(14, 27), *range(28, 32), 127])

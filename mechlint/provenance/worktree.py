@@ -21,12 +21,10 @@ from typing import TYPE_CHECKING
 
 from mechlint.provenance import gitdir
 from mechlint.provenance.paths import lfs_oid, path_problem
-from mechlint.provenance.stored import Checkout, Entry, blob_id, index_entries, tree_entries
+from mechlint.provenance.stored import CatFile, Checkout, Entry, Git, blob_id, index_entries, tree_entries
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    from mechlint.provenance.git import CatFile, Git
 
 
 def read_entry(top: Path, path: str, mode: str) -> bytes | None:
