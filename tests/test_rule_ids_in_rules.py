@@ -10,16 +10,22 @@ import pytest
 from mechlint.catalog.registry import rules_by_id
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mechlint"
-#: Where an id may still be spelt, and why: reporters may not import rules (a report is self-contained), and the
-#: key-by-key table of docs/format.md is held against every rule's documented examples by tests/test_format_doc.py.
-ALLOWED = {"report": "reporters import nothing above model", "formatdoc.py": "a documentation table with its own test"}
+#: Where an id may still be spelt, and why: reporters may not import rules (a report is self-contained), the
+#: key-by-key table of docs/format.md is held against every rule's documented examples by tests/test_format_doc.py,
+#: and the document layer, below the rules, names the two findings its loader makes (the two rules take their ids
+#: from it; test_the_loader_reports_with_the_ids_of_the_schema_rules holds them equal).
+ALLOWED = {
+    "report": "reporters import nothing above model",
+    "authoring/formatdoc.py": "a documentation table with its own test",
+    "document/__init__.py": "the loader's findings, below the rules",
+}
 
 
 def _modules() -> list[Path]:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(PACKAGE)
-        if relative.parts[0] in ("rules", *ALLOWED):
+        if relative.parts[0] in ("rules", *ALLOWED) or relative.as_posix() in ALLOWED:
             continue
         found.append(path)
     return found
