@@ -12,7 +12,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from mechlint import __version__
 from mechlint.cli.attest import attest, keygen, verify
 from mechlint.cli.check import check
 from mechlint.cli.completion import completion
@@ -22,6 +21,7 @@ from mechlint.cli.new import new_file, print_schema
 from mechlint.cli.pin import pin
 from mechlint.cli.rules import list_rules, show_rule
 from mechlint.cli.server import server
+from mechlint.version import __version__
 
 __all__ = ["app", "first_sentence", "main"]
 

@@ -7,11 +7,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from mechlint import __version__
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_USAGE, error
 from mechlint.cli.extras import require
 from mechlint.cli.inputs import RootOption, provenance_or_exit, read_or_exit
 from mechlint.safety.terminal import printable
+from mechlint.version import __version__
 
 __all__ = ["attest", "keygen", "verify"]
 

@@ -20,12 +20,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mechlint import __version__
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, config_error, error
 from mechlint.cli.output import text_width, use_color, write_output, write_output_chunks
 from mechlint.cli.stdin import project_root_for, read_stdin, stdin_conflict
 from mechlint.records import Record
 from mechlint.safety.terminal import printable
+from mechlint.version import __version__
 
 if TYPE_CHECKING:
     from mechlint.config import Config
