@@ -35,9 +35,9 @@ from typing import Any, NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from mechlint import lint
+from mechlint import lint  # noqa: E402
 from mechlint.config import Config  # noqa: E402
-from mechlint.document import Document, jsonscan, load, prose  # noqa: E402  # noqa: E402
+from mechlint.document import Document, jsonscan, load, prose  # noqa: E402
 from mechlint.language.plainlists import shipped  # noqa: E402
 from mechlint.report import OutputOptions  # noqa: E402
 from mechlint.rules import RuleContext  # noqa: E402
