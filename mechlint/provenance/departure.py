@@ -11,18 +11,39 @@ file still holds the pinned bytes (then the new path is the whole fix).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from mechlint.provenance.errors import GitError
 from mechlint.provenance.reach import from_head
 from mechlint.records import Record
 
 if TYPE_CHECKING:
+    from mechlint.provenance.git import History
     from mechlint.provenance.log import Revision
-    from mechlint.provenance.source import Source
+    from mechlint.provenance.nohistory import NoHistory
+    from mechlint.provenance.repository import Repository
 
 #: Renames followed at most, one after another (a file moved more often than this is reported where it was last seen).
 MAX_RENAMES = 8
+
+
+class Source(Protocol):
+    """What a departure reads of a source (:class:`mechlint.provenance.source.Source`, which imports this module)."""
+
+    @property
+    def repository(self) -> Repository: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def digest(self) -> str | None: ...
+    @property
+    def history(self) -> History | NoHistory: ...
+    @property
+    def revisions(self) -> list[Revision]: ...
+    @property
+    def pinned_well(self) -> bool: ...
+    def lineage(self, path: str) -> list[Revision]: ...
+    def shown(self, path: str) -> str: ...
 
 
 class Rename(Record):

@@ -19,7 +19,6 @@ from mechlint.provenance.nohistory import NoHistory
 if TYPE_CHECKING:  # git, its blob index and the SQLite cache are imported when history is first needed
     from mechlint.provenance.git import History
     from mechlint.provenance.index import BlobIndex
-    from mechlint.provenance.source import Source
     from mechlint.provenance.stored import Checkout
     from mechlint.provenance.whereabouts import Names
 
@@ -37,7 +36,6 @@ class Repository:
         "base",
         "many",
         "refs_key",
-        "sources",
         "states",
         "submodules",
         "toplevel",
@@ -48,8 +46,6 @@ class Repository:
         self.toplevel = toplevel
         #: A run of many files (see ``History.many_files``).
         self.many = many
-        #: The facts of each ``(path, sha256)`` asked about, so a source shared by many mechanisms is looked up once.
-        self.sources: dict[tuple[str, str | None], Source] = {}
         #: What the answers depend on, for the result cache (see ``Provenance.cache_key``).
         self.refs_key: str | None = None
         self.states: dict[str, str] = {}

@@ -102,6 +102,9 @@ class Provenance:
         self.by_folder: dict[Path, Repository] = {}
         self.toplevels: dict[str, Path | None] = {}
         self.frozen = frozen_regex(frozen) if frozen else None
+        #: The facts of each ``(path, sha256)`` of a repository asked about, so a source shared by many mechanisms
+        #: is looked up once (kept here, not on the repository, which the sources' module imports).
+        self.known: dict[tuple[Path, str, str | None], Source] = {}
 
     def repository(self, location: Path) -> Repository:
         folder = location.parent
@@ -126,10 +129,10 @@ class Provenance:
         for _, source, pointer in items((as_object(data) or {}).get("sources"), "/sources"):
             if not isinstance(source, dict) or not isinstance(source.get("path"), str):
                 continue
-            key = (source["path"], pin_of(source.get("sha256")))
-            if key not in repository.sources:
-                repository.sources[key] = Source(repository, key[0], key[1], self.frozen_original(key[0]))
-            found.append(Sourced(pointer, repository.sources[key]))
+            key = (repository.base, source["path"], pin_of(source.get("sha256")))
+            if key not in self.known:
+                self.known[key] = Source(repository, key[1], key[2], self.frozen_original(key[1]))
+            found.append(Sourced(pointer, self.known[key]))
         return found
 
     def cache_key(self, mechanism: Path, paths: list[str]) -> str:
