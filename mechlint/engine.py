@@ -23,7 +23,7 @@ from mechlint.adoption import (
     context_of,
     value_hash,
 )
-from mechlint.checking import place, run_rules
+from mechlint.checking import run_rules
 from mechlint.config import Config, EnabledRule, load_config
 from mechlint.configfindings import unused_suppressions
 from mechlint.discovery import (
@@ -35,6 +35,7 @@ from mechlint.discovery import (
     read_candidate,
 )
 from mechlint.document import Document, load
+from mechlint.fixes.attach import placed_with_fixes
 from mechlint.gctuning import PausedCollector
 from mechlint.model import (
     FileReport,
@@ -244,7 +245,7 @@ def lint_file(
         findings, notifications = run_rules(document, enabled)
         if findings:
             document.prepare(pointer for f in findings for pointer in f.pointers())
-        placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
+        placed = sorted(placed_with_fixes(document, findings, enabled), key=Result.sort_key)
         if value_hashes:
             memo: dict[str, str] = {}
             placed = [
@@ -290,4 +291,4 @@ def lint_bytes(raw: bytes, path: str = "<memory>", config: Config | None = None)
     enabled = (config or Config()).enabled()
     document = load(path, raw)
     findings, _ = run_rules(document, enabled)
-    return sorted((place(document, finding) for finding in findings), key=Result.sort_key)
+    return sorted(placed_with_fixes(document, findings, enabled), key=Result.sort_key)

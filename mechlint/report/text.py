@@ -125,6 +125,8 @@ def format_result(result: Result, options: OutputOptions | None = None) -> list[
     rule_id = visible(result.rule_id)
     note = f" (suppressed: {visible(result.suppressed)})" if result.suppressed is not None else ""
     message = visible(result.message) + note
+    if fixable(result, options):
+        message = "[*] " + message
     if options.concise:
         return [f"{_paint(location + ':', _BOLD, color)} {level} {_paint(rule_id, _DIM, color)} {message}"]
     words = [(label, level), (f"{rule_id}:", _paint(rule_id, _BOLD, color) + ":"), *split_words(message)]
@@ -170,6 +172,25 @@ def summary(report: Report) -> str:
     if report.suppressed:
         text = text[:-1] + f"; {report.suppressed} suppressed." if text.endswith(".") else text
     return text
+
+
+def fixable(result: Result, options: OutputOptions) -> bool:
+    """Whether ``check --fix`` (with ``--unsafe-fixes`` when the run has it) fixes ``result``: marked ``[*]``."""
+    fix = result.fix
+    return fix is not None and result.suppressed is None and (fix.safe or options.unsafe_fixes)
+
+
+def fixes_summary(report: Report, options: OutputOptions) -> str:
+    """``[*] 2 fixable with --fix (1 more with --unsafe-fixes).``, or "" when nothing is fixable."""
+    shown = [r for r in report.results if r.fix is not None and r.suppressed is None]
+    safe = sum(1 for r in shown if r.fix is not None and r.fix.safe)
+    unsafe = len(shown) - safe
+    if options.unsafe_fixes:
+        return f"[*] {len(shown)} fixable with --fix --unsafe-fixes." if shown else ""
+    if not shown:
+        return ""
+    more = f" ({unsafe} more with --unsafe-fixes)" if unsafe else ""
+    return f"{'[*] ' if safe else ''}{safe} fixable with --fix{more}."
 
 
 def _counts(report: Report) -> str:
@@ -228,6 +249,9 @@ def render(report: Report, options: OutputOptions) -> str:
             f"mechlint: internal error in {visible(notice.rule_id)} on {visible_name(notice.path)}; please report it"
         )
     lines.append(summary(report))  # one line, in both layouts: scripts read it
+    fixes = fixes_summary(report, options)
+    if fixes:
+        lines.append(fixes)
     return "\n".join(lines) + "\n"
 
 
