@@ -248,10 +248,10 @@ def render(report: Report, options: OutputOptions) -> str:
         lines.append(
             f"mechlint: internal error in {visible(notice.rule_id)} on {visible_name(notice.path)}; please report it"
         )
-    lines.append(summary(report))  # one line, in both layouts: scripts read it
-    fixes = fixes_summary(report, options)
+    fixes = fixes_summary(report, options) if not options.quiet else ""
     if fixes:
-        lines.append(fixes)
+        lines.append(fixes)  # before the summary, which stays the last line
+    lines.append(summary(report))  # one line, in both layouts: scripts read it
     return "\n".join(lines) + "\n"
 
 
