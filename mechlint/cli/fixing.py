@@ -55,10 +55,12 @@ def fix_step(
     ends here (``--diff``, a file that cannot be written), ``None`` when the check goes on."""
     from mechlint.fixes.files import fix_files, write_fixed
 
-    outcomes, _ = fix_files(targets, config, project_root, source_root, unsafe)  # check reports unreadable files
+    outcomes, skipped = fix_files(targets, config, project_root, source_root, unsafe)
+    for reason in skipped:
+        error(f"not fixed: {reason}")
     for outcome in outcomes:
         for problem in outcome.problems:
-            sys.stderr.write(f"mechlint: {printable(outcome.shown)}: {printable(problem)}\n")
+            error(f"not fixed: {printable(outcome.shown)}: {printable(problem)}")
     changed = [o for o in outcomes if o.changed]
     count = _plural(sum(len(o.applied) for o in changed), "problem")
     files = _plural(len(changed), "file")

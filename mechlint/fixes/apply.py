@@ -42,7 +42,8 @@ class Applied(Record):
 
 
 class FileFixes(Record):
-    """What fixing one file did: its bytes before and after, the fixes applied, and why some were not."""
+    """What fixing one file did: its bytes before and after, the fixes applied, and why some were not (each
+    problem completes "not fixed: FILE: ")."""
 
     path: Path
     shown: str
@@ -104,6 +105,8 @@ def fix_bytes(path: Path, shown: str, raw: bytes, lint: Linter, unsafe: bool) ->
     applied: list[Applied] = []
     refused: set[tuple[object, ...]] = set()
     current = raw
+    if not load(shown, raw).parsed:
+        return FileFixes(path, shown, raw, raw, (), ("is not valid JSON; run mechlint check to see why",))
     results = lint(current)
     seen = {current}
     for _ in range(MAX_ROUNDS):
@@ -113,7 +116,7 @@ def fix_bytes(path: Path, shown: str, raw: bytes, lint: Linter, unsafe: bool) ->
         after = apply_fixes(current, (a.fix for a in taken))
         if not load(shown, after).parsed:
             titles = "; ".join(f"{a.rule_id} at {a.pointer or '/'}: {a.fix.title}" for a in taken)
-            problems.append(f"not fixed: the fixed text would not parse, so nothing was written ({titles})")
+            problems.append(f"the fixed text would not parse, so nothing was written ({titles})")
             return FileFixes(path, shown, raw, raw, (), tuple(problems))
         after_results = lint(after)
         if _added(results, after_results):
@@ -149,7 +152,7 @@ def _one_at_a_time(
         if added:
             refused.add(_key(candidate.fix))
             problems.append(
-                f"not fixed: {candidate.rule_id} at {candidate.pointer or '/'} ({candidate.fix.title}) "
+                f"{candidate.rule_id} at {candidate.pointer or '/'} ({candidate.fix.title}) "
                 f"would add a finding of {', '.join(added)}"
             )
             continue
