@@ -26,14 +26,14 @@ if TYPE_CHECKING:
 
     Fixer = Callable[[Document, Finding, RuleContext], Fix | None]
 
-__all__ = ["FIXABLE", "fixer_of"]
+__all__ = ["FIXABLE", "fix_line", "fixer_of"]
 
 #: rule id → (the kind of its fix as the rule's documentation says it, the fixer as ``module:function``).
 FIXABLE: dict[str, tuple[str, str]] = {
     "plain/typography-consistency": ("safe", "plain:typography"),
     "reference/id-mismatch": ("safe", "reference:id_mismatch"),
     "reference/kind-mismatch": ("safe", "reference:kind_mismatch"),
-    "a11y/language": ("safe (unsafe when a variant subtag is guessed)", "a11y:language"),
+    "a11y/language": ("safe (unsafe when the tag is a guess)", "a11y:language"),
     "a11y/language-deprecated": ("safe", "a11y:language"),
     "provenance/gone-source": ("safe (when the renamed file holds the pinned bytes)", "provenance:gone_source"),
     "provenance/unpinned-source": ("unsafe", "provenance:pin_current"),
@@ -46,6 +46,18 @@ FIXABLE: dict[str, tuple[str, str]] = {
     "a11y/alt-redundant": ("unsafe", "a11y:alt_redundant"),
     "a11y/reading-time": ("unsafe", "a11y:reading_time"),
 }
+
+
+def fix_line(rule_id: str) -> str:
+    """The "Fix" line of a rule's documentation page: the kind of its fix and what it does, or that it has none."""
+    named = FIXABLE.get(rule_id)
+    if named is None:
+        return "none: the remedy needs the author's words or judgement"
+    fixer = fixer_of(rule_id)
+    paragraph = " ".join((fixer.__doc__ or "").split("\n\n")[0].split()) if fixer is not None else ""
+    what = paragraph.partition(": ")[2] if paragraph.startswith(("Safe", "Unsafe")) else paragraph
+    applied = "`check --fix`" if named[0].startswith("safe") else "`check --fix --unsafe-fixes`"
+    return f"**{named[0]}**, applied by {applied}: {what}"
 
 
 def fixer_of(rule_id: str) -> Fixer | None:

@@ -15,14 +15,15 @@ __all__ = ["alt_redundant", "language", "reading_time"]
 
 
 def language(document: Document, finding: Finding, context: RuleContext) -> Fix | None:
-    """The tag the registry says is meant (``en_US`` → ``en-US``, ``eng`` → ``en``, ``iw`` → ``he``).
+    """Safe, or unsafe when the tag is a guess: the tag the registry says is meant (``en_US`` → ``en-US``,
+    ``eng`` → ``en``, ``iw`` → ``he``).
 
-    Safe when every subtag of the new tag is the registered form of one the author wrote (case, separators,
-    a three-letter code's two-letter twin, a deprecated subtag's preferred value, a language's name);
-    unsafe when a variant had to be guessed as the nearest registered one.
+    Safe when the new tag is the one registered form of what the author wrote: the same subtags with
+    the registry's case and hyphens, a three-letter code's two-letter twin, a deprecated subtag's (or
+    tag's) preferred value. Unsafe when it is a guess: a language's name (``english``), a common
+    mistake of a region (``UK``), the nearest registered variant.
     """
     from mechlint import langregistry
-    from mechlint.bcp47 import parse
 
     tag = (as_object(document.data) or {}).get("language")
     if not isinstance(tag, str):
@@ -30,12 +31,44 @@ def language(document: Document, finding: Finding, context: RuleContext) -> Fix 
     likely = langregistry.likely(tag)
     if likely is None:
         return None
-    written, _ = parse(re.sub(r"[\s_]+", "-", tag.strip()))
-    guessed = written is None or any(
-        v.lower() not in langregistry.registry().subtags["variant"] for v in written.variants
-    )
+    kind = "safe" if _registered_form(tag, likely) else "unsafe"
     change = replace_in_string(document, "/language", 0, len(tag), likely)
-    return make_fix(document, "unsafe" if guessed else "safe", f"Write the tag as {quote(likely)}", [change])
+    return make_fix(document, kind, f"Write the tag as {quote(likely)}", [change])
+
+
+def _registered_form(tag: str, likely: str) -> bool:
+    """Whether ``likely`` is ``tag`` in the registry's form, subtag by subtag (see :func:`language`)."""
+    from mechlint.bcp47 import parse
+    from mechlint.langregistry import registry
+    from mechlint.lookalike import skeleton
+
+    table = registry()
+    repaired = re.sub(r"-{2,}", "-", re.sub(r"[\s_]+", "-", skeleton(tag).strip())).strip("-")
+    if table.deprecated["tag"].get(repaired.lower(), "").lower() == likely.lower():
+        return True
+    written, new = parse(repaired)[0], parse(likely)[0]
+    if written is None or new is None or written.grandfathered or new.grandfathered:
+        return False
+
+    def same(kind: str, old: str, now: str) -> bool:
+        return old.lower() == now.lower() or table.deprecated[kind].get(old.lower(), "").lower() == now.lower()
+
+    language = written.language.lower()
+    if written.extlangs and not new.extlangs and new.language.lower() == written.extlangs[0].lower():
+        language = new.language.lower()  # zh-yue → yue: the registry prefers the extended language alone
+    elif written.extlangs != new.extlangs and [e.lower() for e in written.extlangs] != [
+        e.lower() for e in new.extlangs
+    ]:
+        return False
+    return (
+        (same("language", language, new.language) or table.alpha3.get(language, "").lower() == new.language.lower())
+        and same("script", written.script, new.script)
+        and same("region", written.region, new.region)
+        and len(written.variants) == len(new.variants)
+        and all(same("variant", old, now) for old, now in zip(written.variants, new.variants, strict=True))
+        and str(written.extensions).lower() == str(new.extensions).lower()
+        and [p.lower() for p in written.private] == [p.lower() for p in new.private]
+    )
 
 
 def alt_redundant(document: Document, finding: Finding, context: RuleContext) -> Fix | None:
