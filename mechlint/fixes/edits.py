@@ -159,6 +159,18 @@ def remove_member(document: Document, pointer: str) -> Change | None:
     return Change(members[place - 1][1][1], value[1], "")
 
 
+def _narrowed(text: str, change: Change) -> Change:
+    """``change`` without the characters it would write back unchanged at either end: the minimal edit."""
+    old, new = text[change.start : change.end], change.content
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return Change(change.start + head, change.end - tail, new[head : len(new) - tail])
+
+
 def make_fix(document: Document, applicability: str, title: str, changes: Iterable[Change | None]) -> Fix | None:
     """The fix of ``changes`` (``None`` when one could not be made, or none changes anything)."""
     kept: list[Change] = []
@@ -166,7 +178,7 @@ def make_fix(document: Document, applicability: str, title: str, changes: Iterab
         if change is None:
             return None
         if document.text[change.start : change.end] != change.content:
-            kept.append(change)
+            kept.append(_narrowed(document.text, change))
     if not kept:
         return None
     text = document.text
