@@ -134,3 +134,16 @@ def test_line_endings_and_a_missing_final_newline_are_kept(tmp_path: Path) -> No
         target.write_bytes(shape(failing.read_bytes()))
         [outcome], _ = fix_files([str(target)], Config(root=tmp_path), tmp_path, None, unsafe=False)
         assert outcome.after == shape(fixed) != shape(failing.read_bytes())
+
+
+def test_a_new_member_takes_the_layout_and_line_ends_of_the_one_before() -> None:
+    from mechlint.document import load
+    from mechlint.fixes.edits import insert_member_after
+
+    for newline in ("\n", "\r\n"):
+        lines = ["{", '  "sources": [', '    {"path": "a"}],', '  "x": {', '    "path": "b"', "  }", "}"]
+        document = load("m.json", newline.join(lines).encode())
+        inline = insert_member_after(document, "/sources/0/path", "sha256", '"d"')
+        assert inline is not None and inline.content == ', "sha256": "d"'
+        own_line = insert_member_after(document, "/x/path", "sha256", '"d"')
+        assert own_line is not None and own_line.content == f',{newline}    "sha256": "d"'

@@ -125,7 +125,8 @@ def insert_member_after(document: Document, pointer: str, name: str, json_text: 
     between = text[key[1] : value[0]]  # ": " or ":" as the file writes it
     member = f"{encode_string(name)}{between}{json_text}"
     if not indent.strip() and line_start > 0:
-        return Change(value[1], value[1], f",\n{indent}{member}")
+        newline = "\r\n" if text[line_start - 2 : line_start] == "\r\n" else "\n"  # the file's own line ends
+        return Change(value[1], value[1], f",{newline}{indent}{member}")
     return Change(value[1], value[1], f", {member}")
 
 
