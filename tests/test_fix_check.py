@@ -91,7 +91,7 @@ def test_fix_writes_the_safe_fixes_and_reports_what_is_left(project: Path, capsy
     )
     assert "reference/id-mismatch" not in captured.out and "plain/word-choice" in captured.out
     assert captured.out.splitlines()[-2:] == [
-        "0 fixable with --fix (1 more with --unsafe-fixes).",
+        "No fixes available with --fix (1 with --unsafe-fixes).",
         "Found 1 warning in 1 of 2 files.",
     ]
     assert main(["check", "--diff", "."]) == 0

@@ -14,7 +14,8 @@ error formats and scripts parse.
 
 The source line is cut to ``OutputOptions.width`` columns around the span,
 with ``…`` where it was cut. A closing summary counts errors and warnings (the
-problems) and notes apart. ``OutputOptions.statistics`` lists one line per rule
+problems) and notes apart; above it, a line counts the findings ``check --fix`` fixes (marked ``[*]``; unsafe
+fixes only with ``OutputOptions.unsafe_fixes``). ``OutputOptions.statistics`` lists one line per rule
 instead of the findings; ``quiet`` 1 keeps only the summary, 2 nothing.
 Colour only when asked (on a terminal).
 
@@ -181,7 +182,7 @@ def fixable(result: Result, options: OutputOptions) -> bool:
 
 
 def fixes_summary(report: Report, options: OutputOptions) -> str:
-    """``[*] 2 fixable with --fix (1 more with --unsafe-fixes).``, or "" when nothing is fixable."""
+    """``[*] 2 fixable with --fix (1 more with --unsafe-fixes).`` (ruff's words), or "" when nothing is fixable."""
     shown = [r for r in report.results if r.fix is not None and r.suppressed is None]
     safe = sum(1 for r in shown if r.fix is not None and r.fix.safe)
     unsafe = len(shown) - safe
@@ -190,7 +191,9 @@ def fixes_summary(report: Report, options: OutputOptions) -> str:
     if not shown:
         return ""
     more = f" ({unsafe} more with --unsafe-fixes)" if unsafe else ""
-    return f"{'[*] ' if safe else ''}{safe} fixable with --fix{more}."
+    if not safe:
+        return f"No fixes available with --fix ({unsafe} with --unsafe-fixes)."
+    return f"[*] {safe} fixable with --fix{more}."
 
 
 def _counts(report: Report) -> str:
