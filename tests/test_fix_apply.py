@@ -147,3 +147,16 @@ def test_a_new_member_takes_the_layout_and_line_ends_of_the_one_before() -> None
         assert inline is not None and inline.content == ', "sha256": "d"'
         own_line = insert_member_after(document, "/x/path", "sha256", '"d"')
         assert own_line is not None and own_line.content == f',{newline}    "sha256": "d"'
+
+
+def test_a_typo_in_a_key_of_targets_gets_no_guessed_fix(tmp_path: Path) -> None:
+    """``stroe0`` in targets, ``store0`` in the steps: ``store1`` is as near as ``stroe0`` is, so no key is the
+    obvious one; the unused ``stroe0`` may be what the steps mean, so it is not removed; and its id, which names
+    ``store0``, is not set to the typo."""
+    text = CLEAN.read_text(encoding="utf-8")
+    assert text.count('"store0": {') == 1
+    target = tmp_path / "mechanisms" / "m.json"
+    target.parent.mkdir()
+    target.write_text(text.replace('"store0": {', '"stroe0": {', 1), encoding="utf-8")
+    [outcome], _ = fix_files([str(target)], Config(root=tmp_path), tmp_path, None, unsafe=True)
+    assert (outcome.applied, outcome.after) == ((), outcome.before)

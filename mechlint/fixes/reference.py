@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from mechlint.document import Document
 from mechlint.fixes.edits import (
@@ -43,12 +44,16 @@ def _value_at(document: Document, pointer: str) -> object:
 
 
 def id_mismatch(document: Document, finding: Finding, context: RuleContext) -> Fix | None:
-    """Safe: the id becomes the prefix and the key, when the key is well-formed (no rename is needed)."""
+    """Safe: the id becomes the prefix and the key, when the key is well-formed (no rename is needed) and the id
+    does not name a target the steps use but ``targets`` lacks (then the key may be the typo)."""
     prefix = str(context.options.get("prefix", "mechanism-"))
     target_pointer = finding.pointer.rpartition("/")[0]
     key = _unescape(target_pointer.rpartition("/")[2])
     current = _value_at(document, finding.pointer)
     if not isinstance(current, str) or "no id can follow its key" in finding.message:
+        return None
+    named = {name for _, entries in step_entries(document) for _, name, _ in entries}
+    if current.startswith(prefix) and current[len(prefix) :] in named - set(targets(document.data)):
         return None
     wanted = prefix + key
     change = replace_in_string(document, finding.pointer, 0, len(current), wanted)
@@ -96,10 +101,22 @@ def unknown_target(document: Document, finding: Finding, context: RuleContext) -
     if not isinstance(name, str) or name in known:
         return None
     match = closest(name, list(known))
-    if match is None:
+    if match is None or not _clearly(name, match, list(known)):
         return None
     change = replace_in_string(document, finding.pointer, 0, len(name), match)
     return make_fix(document, "unsafe", f"Change {quote(name)} to {quote(match)}", [change])
+
+
+def _clearly(name: str, match: str, known: list[str]) -> bool:
+    """Whether ``match`` is the one key ``name`` is a typo of: the only one equal but for case, or nearer than
+    every other key (``store0`` for ``stroe0`` and ``store1`` alike is no fix)."""
+    from mechlint.lookalike import edit_distance
+
+    folded = [key for key in known if key.lower() == name.lower()]
+    if folded:
+        return folded == [match]
+    best = edit_distance(name, match)
+    return all(edit_distance(name, key) > best for key in known if key != match)
 
 
 def unselected_active(document: Document, finding: Finding, context: RuleContext) -> Fix | None:
@@ -128,12 +145,26 @@ def unselected_active(document: Document, finding: Finding, context: RuleContext
 
 
 def unused_target(document: Document, finding: Finding, context: RuleContext) -> Fix | None:
-    """Unsafe: a target no step lights, no scenario unselects and no state names is removed from ``targets``."""
+    """Unsafe: a target no step lights, no scenario unselects and no state names is removed from ``targets``,
+    when every name the steps and scenarios use is a key of ``targets`` (else the unused key may be the one a
+    typo meant)."""
     key = _unescape(finding.pointer.rpartition("/")[2])
-    if key not in targets(document.data) or _named_elsewhere(document, key):
+    known = targets(document.data)
+    if key not in known or _named_elsewhere(document, key) or _names_unknown(document, known):
         return None
     return make_fix(
         document, "unsafe", f"Remove the unused target {quote(key)}", [remove_member(document, finding.pointer)]
+    )
+
+
+def _names_unknown(document: Document, known: Mapping[str, object]) -> bool:
+    """Whether a step or a scenario's ``unselected`` names a key that ``targets`` lacks."""
+    if any(name not in known for _, entries in step_entries(document) for _, name, _ in entries):
+        return True
+    return any(
+        name not in known
+        for _, scenario, pointer in scenarios(document.data)
+        for _, name, _ in strings(scenario.get("unselected"), pointer + "/unselected")
     )
 
 
