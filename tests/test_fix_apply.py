@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from mechlint.config import Config
 from mechlint.fixes.apply import MAX_ROUNDS, apply_fixes, choose, fix_bytes
@@ -160,3 +163,24 @@ def test_a_typo_in_a_key_of_targets_gets_no_guessed_fix(tmp_path: Path) -> None:
     target.write_text(text.replace('"store0": {', '"stroe0": {', 1), encoding="utf-8")
     [outcome], _ = fix_files([str(target)], Config(root=tmp_path), tmp_path, None, unsafe=True)
     assert (outcome.applied, outcome.after) == ((), outcome.before)
+
+
+def test_per_document_work_is_done_once_not_once_a_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fifty strings with a straight apostrophe in a curly file: one pass of the typography fixer, not fifty."""
+    import mechlint.fix
+    from mechlint.engine import lint_bytes
+
+    calls = []
+    original = mechlint.fix.fix_typography
+
+    def counted(document: Any) -> Any:
+        calls.append(1)
+        return original(document)
+
+    monkeypatch.setattr(mechlint.fix, "fix_typography", counted)
+    data = json.loads(CLEAN.read_text(encoding="utf-8"))
+    data["limitations"] = [f"Limit {n}’s text, and “quoted”, and B’s and C’s." for n in range(60)]
+    data["limitations"] += [f"Limit {n}'s text." for n in range(50)]
+    results = lint_bytes(json.dumps(data, ensure_ascii=False).encode())
+    fixed = [r for r in results if r.rule_id == "plain/typography-consistency" and r.fix is not None]
+    assert len(fixed) == 50 and len(calls) == 1

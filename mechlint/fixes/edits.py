@@ -172,6 +172,30 @@ def _narrowed(text: str, change: Change) -> Change:
     return Change(change.start + head, change.end - tail, new[head : len(new) - tail])
 
 
+#: Characters between two known byte offsets: a fix's offset is found from the nearest, not from the start.
+_CHUNK = 4096
+
+
+def _byte_marks(document: Document) -> list[int] | None:
+    """The byte offset of every ``_CHUNK``-th character; ``None`` for an ASCII text (characters are bytes)."""
+    text = document.text
+    if text.isascii():
+        return None
+    marks = [0]
+    for start in range(0, len(text), _CHUNK):
+        marks.append(marks[-1] + len(text[start : start + _CHUNK].encode("utf-8", "surrogatepass")))
+    return marks
+
+
+def _byte_offset(document: Document, index: int) -> int:
+    """The byte offset in the file of the character at ``index``: linear in ``_CHUNK``, not in the file."""
+    marks = document.derived(_byte_marks)
+    if marks is None:
+        return index
+    chunk = index // _CHUNK
+    return marks[chunk] + len(document.text[chunk * _CHUNK : index].encode("utf-8", "surrogatepass"))
+
+
 def make_fix(document: Document, applicability: str, title: str, changes: Iterable[Change | None]) -> Fix | None:
     """The fix of ``changes`` (``None`` when one could not be made, or none changes anything)."""
     kept: list[Change] = []
@@ -183,11 +207,10 @@ def make_fix(document: Document, applicability: str, title: str, changes: Iterab
     if not kept:
         return None
     text = document.text
-    ascii_text = text.isascii()
     edits = []
     for change in sorted(kept):
-        start = change.start if ascii_text else len(text[: change.start].encode("utf-8"))
-        end = change.end if ascii_text else start + len(text[change.start : change.end].encode("utf-8"))
+        start = _byte_offset(document, change.start)
+        end = start + len(text[change.start : change.end].encode("utf-8", "surrogatepass"))
         region = document.region(Finding("", "", offset=(change.start, change.end)))
         edits.append(FixEdit(start, end, change.content, region))
     return Fix(applicability, title, tuple(edits))

@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mechlint.document import Document
+from mechlint.edit import StringEdit
 from mechlint.fixes.edits import make_fix, replace_in_string
 from mechlint.model import Finding, Fix
 from mechlint.rules import RuleContext
 from mechlint.views import quote
 
+if TYPE_CHECKING:
+    from mechlint.rules.plain.term_consistency import Use
+
 __all__ = ["inflect_like", "term_consistency", "typography", "word_choice"]
+
+
+def _typography_edits(document: Document) -> dict[str, list[StringEdit]]:
+    from mechlint.fix import fix_typography
+
+    by_string: dict[str, list[StringEdit]] = {}
+    for edit in fix_typography(document):
+        by_string.setdefault(edit.pointer, []).append(edit)
+    return by_string
 
 
 def typography(document: Document, finding: Finding, context: RuleContext) -> Fix | None:
     """Safe: every apostrophe and quote of the string turned to the file's dominant style."""
-    from mechlint.fix import fix_typography
-
-    edits = [edit for edit in fix_typography(document) if edit.pointer == finding.pointer]
+    edits = document.derived(_typography_edits).get(finding.pointer, [])
     changes = [replace_in_string(document, e.pointer, e.start, e.end, e.replacement) for e in edits]
     return make_fix(document, "safe", "Use the file's quotes and apostrophes in this string", changes)
 
@@ -56,15 +69,19 @@ def _single(use: str) -> bool:
     return bool(use.strip()) and not any(mark in use for mark in ",;()/") and " or " not in f" {use} "
 
 
+def _prose_by_pointer(document: Document) -> dict[str, str]:
+    from mechlint.prose import passages
+
+    return {passage.pointer: passage.text for passage in passages(document.data)}
+
+
 def word_choice(document: Document, finding: Finding, context: RuleContext) -> Fix | None:
     """Unsafe: the listed word becomes its one plain alternative, in the same form and case (``Utilizes`` →
     ``Uses``); an entry that offers a choice ("help, make possible") is left to the author."""
-    from mechlint.prose import passages
-
     if finding.span is None:
         return None
     start, end = finding.span
-    text = next((p.text for p in passages(document.data) if p.pointer == finding.pointer), None)
+    text = document.derived(_prose_by_pointer).get(finding.pointer)
     if text is None:
         return None
     entry = next((e for s, t, e in context.lists.find(text) if (s, t) == (start, end)), None)
@@ -79,12 +96,16 @@ def word_choice(document: Document, finding: Finding, context: RuleContext) -> F
     return make_fix(document, "unsafe", f"Use {quote(replacement)}", [change])
 
 
+def _variant_groups(document: Document) -> list[tuple[list[Use], list[Use]]]:
+    from mechlint.rules.plain.term_consistency import variant_groups
+
+    return list(variant_groups(document))
+
+
 def term_consistency(document: Document, finding: Finding, context: RuleContext) -> Fix | None:
     """Unsafe: every use of the odd spelling becomes the spelling the file uses most; a capital that a sentence
     start explains stays."""
-    from mechlint.rules.plain.term_consistency import variant_groups
-
-    for odd, norm in variant_groups(document):
+    for odd, norm in document.derived(_variant_groups):
         if (odd[0].pointer, odd[0].span) != (finding.pointer, finding.span):
             continue
         model = next((use for use in norm if not use.foldable), norm[0]).written

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 
 from mechlint.document import Document
 from mechlint.fixes.edits import (
@@ -150,15 +149,16 @@ def unused_target(document: Document, finding: Finding, context: RuleContext) ->
     typo meant)."""
     key = _unescape(finding.pointer.rpartition("/")[2])
     known = targets(document.data)
-    if key not in known or _named_elsewhere(document, key) or _names_unknown(document, known):
+    if key not in known or _named_elsewhere(document, key) or document.derived(_names_unknown):
         return None
     return make_fix(
         document, "unsafe", f"Remove the unused target {quote(key)}", [remove_member(document, finding.pointer)]
     )
 
 
-def _names_unknown(document: Document, known: Mapping[str, object]) -> bool:
+def _names_unknown(document: Document) -> bool:
     """Whether a step or a scenario's ``unselected`` names a key that ``targets`` lacks."""
+    known = targets(document.data)
     if any(name not in known for _, entries in step_entries(document) for _, name, _ in entries):
         return True
     return any(
@@ -173,10 +173,10 @@ def _named_elsewhere(document: Document, key: str) -> bool:
     for _, scenario, pointer in scenarios(document.data):
         if any(name == key for _, name, _ in strings(scenario.get("unselected"), pointer + "/unselected")):
             return True
+    return f'"{key}"' in document.derived(_outside_targets)
+
+
+def _outside_targets(document: Document) -> str:
+    """The document but its ``targets``, as compact JSON: where a target's key may be named."""
     root = as_object(document.data) or {}
-    rest = {name: value for name, value in root.items() if name != "targets"}
-    return f'"{key}"' in _compact(rest)
-
-
-def _compact(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps({name: value for name, value in root.items() if name != "targets"}, ensure_ascii=False)
