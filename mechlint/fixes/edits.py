@@ -11,6 +11,7 @@ the changes into the byte ranges a :class:`~mechlint.model.Fix` carries.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from collections.abc import Iterable
 
 from mechlint.document import Document
@@ -50,7 +51,10 @@ def replace_in_string(document: Document, pointer: str, start: int, end: int, re
     span = document.scan().values.get(pointer)
     if span is None or document.text[span[0] : span[0] + 1] != '"':
         return None
-    offsets = string_offsets(document.text, *span)
+    known = document.derived(_literal_offsets)  # once per literal: a long one may hold thousands of findings
+    offsets = known.get(span[0])
+    if offsets is None:
+        offsets = known[span[0]] = string_offsets(document.text, *span)
     if not 0 <= start <= end < len(offsets):
         return None
     return Change(offsets[start], offsets[end], encode_string(replacement)[1:-1])
@@ -62,20 +66,30 @@ def replace_value(document: Document, pointer: str, json_text: str) -> Change | 
     return None if span is None else Change(span[0], span[1], json_text)
 
 
+def _literal_offsets(document: Document) -> dict[int, list[int]]:
+    return {}
+
+
 def _parent(pointer: str) -> str:
     return pointer.rpartition("/")[0]
 
 
+def _children(document: Document) -> dict[str, list[tuple[int, int, tuple[int, int] | None]]]:
+    """Each array's or object's children, in text order: ``(start, end, key span or None)`` of each value;
+    found once per document, so that a fix of one element does not look at every value of the file."""
+    spans = document.scan()
+    children: dict[str, list[tuple[int, int, tuple[int, int] | None]]] = {}
+    for pointer, (start, end) in spans.values.items():
+        if pointer:
+            children.setdefault(_parent(pointer), []).append((start, end, spans.keys.get(pointer)))
+    for found in children.values():
+        found.sort()
+    return children
+
+
 def _siblings(document: Document, pointer: str) -> list[tuple[int, int]]:
     """The spans of the elements of the array holding ``pointer``, in order."""
-    parent = _parent(pointer)
-    values = document.scan().values
-    found = []
-    index = 0
-    while (span := values.get(f"{parent}/{index}")) is not None:
-        found.append(span)
-        index += 1
-    return found
+    return [(start, end) for start, end, _ in document.derived(_children).get(_parent(pointer), [])]
 
 
 def remove_element(document: Document, pointer: str) -> Change | None:
@@ -136,28 +150,26 @@ def remove_member(document: Document, pointer: str) -> Change | None:
     key = spans.keys.get(pointer)
     value = spans.values.get(pointer)
     parent = spans.values.get(_parent(pointer))
+    members = document.derived(_children).get(_parent(pointer), [])
     if key is None or value is None or parent is None:
         return None
-    text = document.text
-    members = sorted(
-        (k, spans.values[p])
-        for p, k in spans.keys.items()
-        if _parent(p) == _parent(pointer) and p.count("/") == pointer.count("/")
-    )
-    place = next((i for i, (k, _) in enumerate(members) if k == key), None)
-    if place is None:
+    place = bisect_left(members, (value[0],))
+    if place >= len(members) or members[place][0] != value[0]:
         return None
+    text = document.text
     if len(members) == 1:
         return Change(parent[0] + 1, parent[1] - 1, "")
     if place + 1 < len(members):
-        next_key = members[place + 1][0]
+        next_key = members[place + 1][2]
+        if next_key is None:
+            return None
         line_start = text.rfind("\n", 0, key[0]) + 1
         if not text[line_start : key[0]].strip():  # on its own line: from that line's start to the next's
             next_start = text.rfind("\n", 0, next_key[0]) + 1
             if not text[next_start : next_key[0]].strip() and next_start > line_start:
                 return Change(line_start, next_start, "")
         return Change(key[0], next_key[0], "")
-    return Change(members[place - 1][1][1], value[1], "")
+    return Change(members[place - 1][1], value[1], "")
 
 
 def _narrowed(text: str, change: Change) -> Change:

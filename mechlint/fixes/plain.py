@@ -12,6 +12,7 @@ from mechlint.rules import RuleContext
 from mechlint.views import quote
 
 if TYPE_CHECKING:
+    from mechlint.plainlists import Substitution
     from mechlint.rules.plain.term_consistency import Use
 
 __all__ = ["inflect_like", "term_consistency", "typography", "word_choice"]
@@ -75,6 +76,10 @@ def _prose_by_pointer(document: Document) -> dict[str, str]:
     return {passage.pointer: passage.text for passage in passages(document.data)}
 
 
+def _word_hits(document: Document) -> dict[str, dict[tuple[int, int], Substitution]]:
+    return {}
+
+
 def word_choice(document: Document, finding: Finding, context: RuleContext) -> Fix | None:
     """Unsafe: the listed word becomes its one plain alternative, in the same form and case (``Utilizes`` →
     ``Uses``); an entry that offers a choice ("help, make possible") is left to the author."""
@@ -84,7 +89,10 @@ def word_choice(document: Document, finding: Finding, context: RuleContext) -> F
     text = document.derived(_prose_by_pointer).get(finding.pointer)
     if text is None:
         return None
-    entry = next((e for s, t, e in context.lists.find(text) if (s, t) == (start, end)), None)
+    hits = document.derived(_word_hits)
+    if finding.pointer not in hits:  # the list searched once per string, not once per finding in it
+        hits[finding.pointer] = {(s, t): e for s, t, e in context.lists.find(text)}
+    entry = hits[finding.pointer].get((start, end))
     if entry is None or not _single(entry.use):
         return None
     found = text[start:end]

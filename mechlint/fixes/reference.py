@@ -148,8 +148,13 @@ def unused_target(document: Document, finding: Finding, context: RuleContext) ->
     when every name the steps and scenarios use is a key of ``targets`` (else the unused key may be the one a
     typo meant)."""
     key = _unescape(finding.pointer.rpartition("/")[2])
-    known = targets(document.data)
-    if key not in known or _named_elsewhere(document, key) or document.derived(_names_unknown):
+    known = (as_object(document.data) or {}).get("targets")
+    if (
+        not isinstance(known, dict)
+        or key not in known
+        or _named_elsewhere(document, key)
+        or document.derived(_names_unknown)
+    ):
         return None
     return make_fix(
         document, "unsafe", f"Remove the unused target {quote(key)}", [remove_member(document, finding.pointer)]
