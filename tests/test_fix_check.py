@@ -164,3 +164,11 @@ def test_sarif_fixes_validate_and_their_replacements_give_the_fixed_bytes(
         line = raw.decode().split("\n")[region["startLine"] - 1]
         text = line[region["startColumn"] - 1 : region["endColumn"] - 1].encode()
         assert text == raw[region["byteOffset"] : region["byteOffset"] + region["byteLength"]]
+
+
+def test_a_cached_result_keeps_its_fix(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", "-f", "json", "--cache", "."])
+    first = capsys.readouterr().out
+    main(["check", "-f", "json", "--cache", "."])  # every result from the cache now
+    assert capsys.readouterr().out == first
+    assert sum(1 for r in json.loads(first)["results"] if r["fix"] is not None) == 2
