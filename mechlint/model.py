@@ -97,6 +97,36 @@ class LocatedTrace(Record):
     pointer: str
 
 
+class FixEdit(Record):
+    """One replacement of a fix: bytes ``[start, end)`` of the file become ``content``.
+
+    ``region`` is the same span in lines and code-point columns (1-based, end
+    exclusive), for the reports that place edits on lines.
+    """
+
+    start: int
+    end: int
+    content: str
+    region: Region
+
+
+class Fix(Record):
+    """A mechanical remedy for one finding: every edit applied together, to the bytes the file had when linted.
+
+    ``applicability`` is ``"safe"`` (cannot change what the file means: applied by
+    ``check --fix``) or ``"unsafe"`` (needs a reader's judgement: only with
+    ``--unsafe-fixes``); ``title`` says what it does, in a few words.
+    """
+
+    applicability: str
+    title: str
+    edits: tuple[FixEdit, ...]
+
+    @property
+    def safe(self) -> bool:
+        return self.applicability == "safe"
+
+
 class Result(Record):
     """A finding placed in a file, ready for a reporter."""
 
@@ -118,6 +148,8 @@ class Result(Record):
     context: str = ""
     #: The 0-based index in the full line of ``source_line``'s first character.
     source_start: int = 0
+    #: The fix of the rule that found it (:mod:`mechlint.fixes`), or ``None`` when it has no mechanical remedy.
+    fix: Fix | None = None
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (

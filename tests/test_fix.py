@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from mechlint.authoring.edit import StringEdit, apply_edits
-from mechlint.authoring.fix import fix_typography
 from mechlint.cli import main
 from mechlint.config import Config
 from mechlint.document import load
+from mechlint.document.edit import StringEdit, apply_edits
+from mechlint.fixes.typography import fix_typography
 
 from .conftest import CLEAN, SEED
 
@@ -85,12 +85,12 @@ def test_cli_fix_and_diff(tmp_path: Path, capsys: pytest.CaptureFixture[str], mo
 
 
 def test_fix_respects_a_disabled_rule(tmp_path: Path) -> None:
-    from mechlint.authoring.fix import fix_paths
+    from mechlint.authoring.fixfiles import fix_files
 
     target = tmp_path / "mechanisms" / "seed.json"
     target.parent.mkdir()
     target.write_bytes(SEED.read_bytes())
-    fixes, _ = fix_paths(
-        [str(tmp_path)], Config(root=tmp_path, levels={"plain/typography-consistency": None}), tmp_path
-    )
-    assert fixes == []
+    config = Config(root=tmp_path, levels={"plain/typography-consistency": None})
+    fixes, _ = fix_files([str(tmp_path)], config, tmp_path, None, unsafe=True)
+    assert fixes, "the seed has other fixable findings, so the run did fix something"
+    assert all(fix.rule_id != "plain/typography-consistency" for outcome in fixes for fix in outcome.applied)

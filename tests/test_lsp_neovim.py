@@ -73,3 +73,6 @@ def test_neovim_shows_diagnostics_clears_them_and_applies_a_quick_fix(tmp_path: 
     expected.parent.mkdir(parents=True)
     expected.write_text(result["text"], encoding="utf-8")
     assert main(["fix", "--diff", "--root", str(tmp_path), str(expected)]) == 1  # the other string is still there
+    # source.fixAll.mechlint, applied by the editor, gives the bytes check --fix writes.
+    assert main(["check", "--fix", "-qq", "--root", str(tmp_path), str(expected)]) in (0, 1)
+    assert result["text_fixed_all"] == expected.read_text(encoding="utf-8") != result["text"]

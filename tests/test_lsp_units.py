@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -13,56 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from mechlint.authoring.edit import apply_edits
-from mechlint.authoring.fix import fix_id_mismatch, fix_unknown_target, fix_word_choice, only_candidate
-from mechlint.document import load
-from mechlint.language.plainlists import shipped
 from mechlint.lsp.authoring import place_at
 from mechlint.lsp.positions import TextIndex
 from mechlint.model import Region
-
-
-@pytest.mark.parametrize(
-    ("name", "keys", "expected"),
-    [
-        ("ao", ["a0", "a1", "b0"], "a0"),  # a look-alike is closer than a plain typo
-        ("cach0", ["cache0", "cache1"], "cache0"),
-        ("x9", ["a0", "b1"], None),
-        ("A0", ["a0", "A0x"], "a0"),
-        ("a2", ["a0", "a1"], None),  # two keys equally close: no guess
-    ],
-)
-def test_only_candidate(name: str, keys: list[str], expected: str | None) -> None:
-    assert only_candidate(name, keys) == expected
-
-
-@pytest.mark.parametrize(
-    ("description", "expected"),
-    [
-        ("Utilize the cache.", "Use the cache."),
-        ("We utilize it prior to B.", "We use it before B."),
-        ("It utilizes the cache.", "It utilizes the cache."),  # inflected: left to the author
-        ("We facilitate reuse.", "We facilitate reuse."),  # a choice of alternatives: left to the author
-        ("Run `utilize` here.", "Run `utilize` here."),  # code span
-    ],
-)
-def test_word_choice_fix(description: str, expected: str) -> None:
-    document = load("x.json", json.dumps({"description": description}).encode())
-    after = json.loads(apply_edits(document, list(fix_word_choice(document, shipped()))))
-    assert after["description"] == expected
-
-
-def test_id_and_target_fixes_change_only_their_strings() -> None:
-    data = {
-        "targets": {"a0": {"id": "mechanism-a1", "kind": "node"}, "a1": {"id": "mechanism-a1", "kind": "node"}},
-        "scenarios": [{"unselected": ["al"], "steps": [{"active": ["a0", "ao"], "paths": ["zz"]}]}],
-    }
-    document = load("x.json", json.dumps(data, indent=2).encode())
-    after = json.loads(apply_edits(document, [*fix_id_mismatch(document), *fix_unknown_target(document)]))
-    assert after["targets"]["a0"]["id"] == "mechanism-a0"
-    assert after["scenarios"][0]["steps"][0] == {"active": ["a0", "a0"], "paths": ["zz"]}
-    assert after["scenarios"][0]["unselected"] == ["a1"]
-    assert next(iter(fix_id_mismatch(document, "fig-"))).replacement == "fig-a0"
 
 
 def test_positions_in_utf16_utf8_and_code_points() -> None:

@@ -302,13 +302,13 @@ def test_an_option_that_is_not_utf8_is_a_usage_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("error", [KeyboardInterrupt, OSError])
 def test_an_interrupted_write_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: type) -> None:
-    import mechlint.authoring.edit
+    import mechlint.document.edit
     from mechlint.authoring.new import NewFileError, create
 
     def fail(path: Path, data: bytes) -> None:
         raise error()
 
-    monkeypatch.setattr(mechlint.authoring.edit, "write_atomically", fail)
+    monkeypatch.setattr(mechlint.document.edit, "write_atomically", fail)
     with pytest.raises((KeyboardInterrupt, NewFileError)):
         create(tmp_path / "x.json", b"{}")
     assert list(tmp_path.iterdir()) == []

@@ -131,6 +131,7 @@ LAYERS = (
     "provenance",
     "rules",
     "invariants",
+    "fixes",
     "catalog",
     "config",
     "run",
@@ -302,7 +303,19 @@ def test_the_readme_module_map_names_every_module() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("## Developing") :]
     section = section[: section.find("\n## ", 3)] if "\n## " in section[3:] else section
-    described = ("cli", "provenance", "safety", "document", "text", "schema", "language", "catalog", "config", "run")
+    described = (
+        "cli",
+        "provenance",
+        "safety",
+        "document",
+        "text",
+        "schema",
+        "language",
+        "catalog",
+        "config",
+        "run",
+        "fixes",
+    )
     for folder in (PACKAGE, *(PACKAGE / name for name in (*described, "authoring"))):
         for path in _python_files(folder, "*.py"):
             if path.name not in ("__init__.py", "__main__.py"):

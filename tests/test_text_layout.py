@@ -54,6 +54,12 @@ def findings(tree: Path) -> list[dict[str, Any]]:
     return results
 
 
+def _marked(finding: dict[str, Any]) -> str:
+    """The message as the text report shows it: ``[*]`` first when ``check --fix`` fixes it (a safe fix)."""
+    fix = finding["fix"]
+    return ("[*] " if fix is not None and fix["applicability"] == "safe" else "") + finding["message"]
+
+
 def _full_blocks(stdout: str) -> list[list[str]]:
     """The findings of the full layout: each one's lines, from its location line to the blank line after it."""
     blocks = [block.splitlines() for block in stdout.split("\n\n")]
@@ -76,7 +82,7 @@ def test_the_full_layout_wraps_the_message_at_word_boundaries(
         # every line fits, unless it is one word longer than the line
         assert [line for line in message if len(line) > columns and " " in line.strip()] == []
         # joined at single spaces, the lines are the message: no word was cut
-        assert " ".join(line.strip() for line in message)[len(head) :] == finding["message"]
+        assert " ".join(line.strip() for line in message)[len(head) :] == _marked(finding)
         # each line holds as many words as fit: the next line's first word would not
         for line, after in itertools.pairwise(message):
             assert len(line) + 1 + len(after.split()[0]) > columns
@@ -88,9 +94,10 @@ def test_the_full_layout_wraps_the_message_at_word_boundaries(
 def test_the_concise_layout_is_one_line_a_finding(tree: Path, findings: list[dict[str, Any]], columns: int) -> None:
     done = mechlint("-f", "concise", "--show-source", ".", cwd=tree, columns=str(columns))
     lines = done.stdout.splitlines()
-    expected = [f"{f['path']}:{f['line']}:{f['column']}: {f['level']} {f['rule']} {f['message']}" for f in findings]
+    expected = [f"{f['path']}:{f['line']}:{f['column']}: {f['level']} {f['rule']} {_marked(f)}" for f in findings]
     assert lines[: len(expected)] == expected
-    assert lines[len(expected) :] == ["", lines[-1]] and lines[-1].startswith("Found ")
+    assert lines[len(expected) :] == ["", lines[-2], lines[-1]] and lines[-1].startswith("Found ")
+    assert lines[-2].startswith("[*] ") and " fixable with --fix" in lines[-2]
     assert any(len(line) > columns for line in expected)  # never wrapped: a script reads one line
 
 

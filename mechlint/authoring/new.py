@@ -101,7 +101,7 @@ class Written:
 
 def create(path: Path, data: bytes) -> Written:
     """Write ``data`` to ``path``, which must not exist; missing folders above it are created."""
-    from mechlint.authoring.edit import write_atomically
+    from mechlint.document.edit import write_atomically
 
     if os.path.lexists(path):
         raise NewFileError(f"{path} already exists; mechlint new never overwrites a file")

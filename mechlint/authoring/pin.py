@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mechlint.authoring.edit import StringEdit, apply_edits, write_atomically
 from mechlint.document import Document, load
+from mechlint.document.edit import StringEdit, apply_edits, write_atomically
 from mechlint.document.jsonscan import pointer_join
 from mechlint.document.views import as_object, items, quote
 from mechlint.provenance.resolve import Provenance

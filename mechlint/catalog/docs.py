@@ -15,6 +15,7 @@ from pathlib import Path
 from mechlint.catalog.registry import all_rules, rules_by_id
 from mechlint.catalog.ruleexamples import base_text, example_diff
 from mechlint.document.views import readable_path
+from mechlint.fixes import FIXABLE, fix_line
 from mechlint.model import RuleInfo
 from mechlint.rules import Example, Rule
 from mechlint.rules.a11y import alt_redundant
@@ -117,6 +118,7 @@ def rule_markdown(rule: Rule) -> str:
         "",
         f"- Default level: **{meta.level.label}**",
         f"- Location: {meta.location}",
+        f"- Fix: {_single_backticks(fix_line(meta.id))}",
         "",
         "## What it does",
         "",
@@ -181,12 +183,18 @@ def index_markdown() -> str:
         "Examples in the rule pages change one value of [base.json](base.json), a clean mechanism, and are shown "
         "as a diff against it.",
         "",
-        "| id | level | summary |",
-        "|---|---|---|",
+        "The fix column says which rules `mechlint check --fix` fixes (safe) and which it fixes with "
+        "`--unsafe-fixes` too (unsafe); see [Fixing](../../README.md#fixing).",
+        "",
+        "| id | level | fix | summary |",
+        "|---|---|---|---|",
     ]
     for rule in all_rules():
         family, _, name = rule.meta.id.partition("/")
-        lines.append(f"| [`{rule.meta.id}`]({family}/{name}.md) | {rule.meta.level.label} | {rule.meta.summary} |")
+        fix = FIXABLE[rule.meta.id][0].split(" ")[0] if rule.meta.id in FIXABLE else ""
+        lines.append(
+            f"| [`{rule.meta.id}`]({family}/{name}.md) | {rule.meta.level.label} | {fix} | {rule.meta.summary} |"
+        )
     return "\n".join(lines) + "\n"
 
 

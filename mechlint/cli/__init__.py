@@ -11,7 +11,8 @@ Where things are:
   ``attest``, ``verify``), :mod:`~mechlint.cli.server`,
   :mod:`~mechlint.cli.completion` (shell completion scripts).
 - :mod:`~mechlint.cli.run_check` — what ``check`` does once its arguments are
-  parsed, without typer (both parsers call it);
+  parsed, without typer (both parsers call it); :mod:`~mechlint.cli.fixing` —
+  its fixing step (``--fix``, ``--diff``), also the whole of ``mechlint fix``;
   :mod:`~mechlint.cli.fast_check` — the parser of the fast path.
 - shared: :mod:`~mechlint.cli.exits` (exit codes, the one error printer,
   :func:`~mechlint.cli.exits.guarded`), :mod:`~mechlint.cli.output` (writing

@@ -159,6 +159,25 @@ def check(
             "include patterns and repository.",
         ),
     ] = None,
+    fix: Annotated[
+        bool, typer.Option("--fix/--no-fix", help="Apply the safe fixes, then report what is left.")
+    ] = False,
+    unsafe_fixes: Annotated[
+        bool,
+        typer.Option(
+            "--unsafe-fixes/--no-unsafe-fixes",
+            help="Count the unsafe fixes as fixable too, and apply them with --fix or show them with --diff.",
+        ),
+    ] = False,
+    diff: Annotated[
+        bool,
+        typer.Option(
+            "--diff", help="Print a unified diff of what --fix would change; write nothing (exit 1 if anything would)."
+        ),
+    ] = False,
+    show_fixes: Annotated[
+        bool, typer.Option("--show-fixes/--no-show-fixes", help="List the fixes applied, per file and rule.")
+    ] = False,
 ) -> None:
     """Check mechanism files and report what is wrong with them."""
     raise typer.Exit(
@@ -184,6 +203,10 @@ def check(
                 statistics=statistics,
                 quiet=quiet,
                 stdin_filename=stdin_filename,
+                fix=fix,
+                unsafe_fixes=unsafe_fixes,
+                diff=diff,
+                show_fixes=show_fixes,
             )
         )
     )

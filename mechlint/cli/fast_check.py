@@ -53,6 +53,13 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "--quiet": ("quiet", "count"),
     "-q": ("quiet", "count"),
     "--stdin-filename": ("stdin_filename", "value"),
+    "--fix": ("fix", "flag"),
+    "--no-fix": ("fix", "no-flag"),
+    "--unsafe-fixes": ("unsafe_fixes", "flag"),
+    "--no-unsafe-fixes": ("unsafe_fixes", "no-flag"),
+    "--diff": ("diff", "flag"),
+    "--show-fixes": ("show_fixes", "flag"),
+    "--no-show-fixes": ("show_fixes", "no-flag"),
 }
 #: Short flags written together that count: ``-qq`` is ``-q -q``.
 _COUNTED = {"-qq": ("quiet", 2)}

@@ -101,6 +101,10 @@ class CheckOptions(Record):
     statistics: bool = False
     quiet: int = 0
     stdin_filename: Path | None = None
+    fix: bool = False
+    unsafe_fixes: bool = False
+    diff: bool = False
+    show_fixes: bool = False
 
 
 def split_commas(values: Sequence[str] | None) -> list[str]:
@@ -256,6 +260,12 @@ def _run_check(options: CheckOptions) -> int:
         return EXIT_USAGE
     stdin = options.stdin_filename is not None or "-" in options.paths
     conflict = stdin_conflict(options) if stdin else None
+    if stdin and (options.fix or options.diff):
+        conflict = (
+            "--fix and --diff change files on disk; a buffer on standard input has none (use the language server)"
+        )
+    if options.update_baseline and (options.fix or options.diff):
+        conflict = "--update-baseline records the findings as they are; run --fix first, then --update-baseline"
     if conflict:
         error(conflict)
         return EXIT_USAGE
@@ -304,6 +314,21 @@ def _run_check(options: CheckOptions) -> int:
             nothing = "No mechanism file among the given files, and none whose source is among them."
         if nothing and not targets and options.quiet < 2:
             sys.stderr.write(nothing + "\n")
+        if options.fix or options.diff:
+            from mechlint.cli.fixing import fix_step
+
+            ended = fix_step(
+                targets,
+                config,
+                project_root,
+                root,
+                unsafe=options.unsafe_fixes,
+                diff=options.diff,
+                show_fixes=options.show_fixes,
+                quiet=options.quiet,
+            )
+            if ended is not None:
+                return ended
         report = lint(
             targets,
             config,
@@ -364,6 +389,7 @@ def _writes(
         tool_version=__version__,
         width=text_width(to_terminal=False),
         show_source=options.show_source,
+        unsafe_fixes=options.unsafe_fixes,
     )
     shown = plain._replace(
         color=main_output is None and output_format in TEXT_FORMATS and use_color(options.color),

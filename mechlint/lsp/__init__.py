@@ -5,6 +5,6 @@ and of the protocol's transport: :mod:`~mechlint.lsp.positions` maps offsets
 to UTF-16 positions, :mod:`~mechlint.lsp.checker` checks an unsaved buffer as
 ``check`` would, :mod:`~mechlint.lsp.diagnostics` turns results into LSP
 diagnostics, :mod:`~mechlint.lsp.actions` builds quick fixes from the fixes
-of :mod:`mechlint.authoring.fix` and :mod:`mechlint.authoring.pin`, and :mod:`~mechlint.lsp.authoring`
+of :mod:`mechlint.fixes` and :mod:`mechlint.authoring.pin`, and :mod:`~mechlint.lsp.authoring`
 answers completion, hover, definition and references.
 """

@@ -1,12 +1,13 @@
-"""Code actions: quick fixes built from the fixes of :mod:`mechlint.authoring.fix` and :mod:`mechlint.authoring.pin`.
+"""Code actions: the fixes of :mod:`mechlint.fixes`, as quick fixes and as ``source.fixAll.mechlint``.
 
-Each action's edit is computed on the buffer as it is, with the same
-:class:`~mechlint.authoring.edit.StringEdit` values and :func:`~mechlint.authoring.edit.apply_edits`
-as ``mechlint fix``, so applying it gives exactly the bytes the command
-would write. ``source.fixAll.mechlint`` applies what ``mechlint fix`` applies
-(the safe fixes); the other quick fixes (a guessed target key, a reworded
-phrase, an id, a new pin) are offered one at a time, and pinning is never
-part of "fix all".
+Each finding's quick fix is its result's :class:`~mechlint.model.Fix`, the
+one ``check --fix`` applies and the reports carry, turned into text edits of
+the buffer as it is: a safe fix is the preferred action, an unsafe one is
+offered for the author to choose. ``source.fixAll.mechlint`` applies every
+safe fix in rounds, exactly as ``check --fix`` does, so it gives the bytes
+the command would write. Pinning every source of the file at once (as
+``mechlint pin``) stays an explicit quick fix of a digest mismatch, never part
+of "fix all".
 """
 
 from __future__ import annotations
@@ -16,36 +17,28 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from mechlint.authoring.edit import StringEdit, apply_edits
-from mechlint.authoring.fix import (
-    FIXERS,
-    fix_id_mismatch,
-    fix_typography,
-    fix_unknown_target,
-    fix_word_choice,
-    fixed_text,
-)
 from mechlint.document import Document
-from mechlint.document.jsonscan import string_offsets
 from mechlint.lsp.checker import Checked
 from mechlint.lsp.positions import TextIndex
+from mechlint.model import Fix as ResultFix
 from mechlint.model import Result
-from mechlint.rules.plain import typography_consistency, word_choice
-from mechlint.rules.provenance import digest_mismatch, stale_source, unpinned_source
-from mechlint.rules.reference import id_mismatch, unknown_target
+from mechlint.rules.provenance import digest_mismatch
 
 FIX_ALL = "source.fixAll.mechlint"
-PIN_RULES = (unpinned_source.META.id, digest_mismatch.META.id, stale_source.META.id)
+PIN_RULES = (digest_mismatch.META.id,)
 QUICK_FIX = types.CodeActionKind.QuickFix
 
 
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """One code action: its title and kind, and either the buffer's new text or the edits that make it."""
+
     title: str
     kind: str
-    text: str
+    text: str | None = None
     result: Result | None = None
     preferred: bool = False
+    edits: tuple[tuple[int, int, str], ...] = ()
 
 
 def text_edit(before: str, after: str, index: TextIndex) -> types.TextEdit:
@@ -65,70 +58,40 @@ def text_edit(before: str, after: str, index: TextIndex) -> types.TextEdit:
     return types.TextEdit(index.range_of(start, old_end), after[start:new_end])
 
 
-def _edited(document: Document, edits: Iterable[StringEdit]) -> str | None:
-    text = apply_edits(document, list(edits))
-    return text if text != document.text else None
+def character_edits(document: Document, fix: ResultFix) -> tuple[tuple[int, int, str], ...]:
+    """The fix's byte edits as character offsets of the document's text."""
+    raw = document.raw
 
+    def characters(offset: int) -> int:
+        return offset if document.text.isascii() else len(raw[:offset].decode("utf-8", "surrogatepass"))
 
-def _at_result(document: Document, index: TextIndex, result: Result, edits: Iterable[StringEdit]) -> list[StringEdit]:
-    """The edits of the string the result is about, narrowed to its span when it has one."""
-    mine = [edit for edit in edits if edit.pointer == result.pointer]
-    span = document.scan().values.get(result.pointer)
-    if span is None or len(mine) < 2:
-        return mine
-    offsets = string_offsets(document.text, *span)
-    start = index.region_offsets(result.region)[0]
-    return [edit for edit in mine if offsets[edit.start] <= start < max(offsets[edit.end], offsets[edit.start] + 1)]
+    return tuple((characters(edit.start), characters(edit.end), edit.content) for edit in fix.edits)
 
 
 def fixes_for(
-    checked: Checked, index: TextIndex, results: Sequence[Result], pin: Callable[[], str | None]
+    checked: Checked,
+    results: Sequence[Result],
+    fix_all: Callable[[], str | None],
+    pin: Callable[[], str | None],
 ) -> Iterator[Fix]:
     """Every quick fix for ``results`` (findings of ``checked``), then the fix-all action."""
     document = checked.document
     if not document.parsed:
         return
-    config = checked.config
-    options = config.options if config is not None else {}
-    lists = config.word_lists if config is not None else None
-    typography = list(fix_typography(document))
     pinned: str | None = None
     for result in results:
-        rule = result.rule_id
-        if rule == typography_consistency.META.id:
-            text = _edited(document, [edit for edit in typography if edit.pointer == result.pointer])
-            if text is not None:
-                yield Fix("Fix the quotes and apostrophes of this string", QUICK_FIX, text, result, preferred=True)
-            text = _edited(document, typography)
-            if text is not None:
-                yield Fix("Fix the quotes and apostrophes of the whole file", QUICK_FIX, text, result)
-        elif rule == id_mismatch.META.id:
-            prefix = options.get(rule, {}).get("prefix", id_mismatch.META.option("prefix").default)
-            edits = _at_result(document, index, result, fix_id_mismatch(document, str(prefix)))
-            text = _edited(document, edits)
-            if text is not None and edits:
-                yield Fix(f"Set the id to {edits[0].replacement!r}", QUICK_FIX, text, result, preferred=True)
-        elif rule == unknown_target.META.id:
-            edits = _at_result(document, index, result, fix_unknown_target(document))
-            text = _edited(document, edits)
-            if text is not None and edits:
-                yield Fix(f"Change to {edits[0].replacement!r}", QUICK_FIX, text, result, preferred=True)
-        elif rule == word_choice.META.id:
-            from mechlint.language.plainlists import shipped
-
-            edits = _at_result(document, index, result, fix_word_choice(document, lists or shipped()))
-            text = _edited(document, edits)
-            if text is not None and edits:
-                yield Fix(f"Use {edits[0].replacement!r}", QUICK_FIX, text, result, preferred=True)
-        elif rule in PIN_RULES:
+        if result.fix is not None:
+            title = result.fix.title if result.fix.safe else f"{result.fix.title} (unsafe fix)"
+            edits = character_edits(document, result.fix)
+            yield Fix(title, QUICK_FIX, result=result, preferred=result.fix.safe, edits=edits)
+        elif result.rule_id in PIN_RULES:
             pinned = pinned if pinned is not None else (pin() or "")
             if pinned and pinned != document.text:
                 yield Fix("Pin every source to its current bytes (mechlint pin)", QUICK_FIX, pinned, result)
-    if config is not None:
-        enabled = set(checked.rules)
-        text = fixed_text(document, [fixer for rule_id, fixer in FIXERS.items() if rule_id in enabled])
-        if text != document.text:
-            yield Fix("Fix every safe mechlint problem (as mechlint fix)", FIX_ALL, text)
+    if checked.config is not None and any(r.fix is not None and r.fix.safe for r in checked.results):
+        text = fix_all()
+        if text is not None and text != document.text:
+            yield Fix("Fix every safe mechlint problem (as check --fix)", FIX_ALL, text)
 
 
 def wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -147,13 +110,16 @@ def code_actions(
     for fix in fixes:
         if not wanted(fix.kind, only):
             continue
-        edit = types.WorkspaceEdit(changes={uri: [text_edit(index.text, fix.text, index)]})
+        if fix.text is not None:
+            changes = [text_edit(index.text, fix.text, index)]
+        else:
+            changes = [types.TextEdit(index.range_of(start, end), content) for start, end, content in fix.edits]
         actions.append(
             types.CodeAction(
                 title=fix.title,
                 kind=fix.kind,
                 diagnostics=[diagnostic_of(fix.result)] if fix.result is not None else None,
-                edit=edit,
+                edit=types.WorkspaceEdit(changes={uri: changes}),
                 is_preferred=fix.preferred or None,
             )
         )

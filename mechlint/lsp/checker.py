@@ -25,9 +25,10 @@ from mechlint.model import Level, Region, Result, RuleInfo
 from mechlint.provenance.services import RunServices
 from mechlint.rules.mechlint.invalid_config import META as INVALID_CONFIG_RULE
 from mechlint.run.adoption import apply_suppressions
-from mechlint.run.checking import INTERNAL_ERROR, place, run_rules
+from mechlint.run.checking import INTERNAL_ERROR, run_rules
 from mechlint.run.discovery import find_project_root, is_mechanism_file
 from mechlint.run.engine import rule_infos, source_paths
+from mechlint.run.fixattach import placed_with_fixes
 from mechlint.safety.paths import relative_posix
 
 INVALID_CONFIG = INVALID_CONFIG_RULE.id
@@ -157,7 +158,7 @@ class Checker:
             self.log(f"{path}: {notification.message}")
         if findings:
             document.prepare(p for f in findings for p in f.pointers())
-        results = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
+        results = sorted(placed_with_fixes(document, findings, project.enabled), key=Result.sort_key)
         config = project.config
         if config.suppressions:
             base = config.root if config.source else self.project_root(path)
@@ -195,6 +196,25 @@ class Checker:
         message = f"mechlint could not check this file ({type(error).__name__}: {error}); please report it"
         result = Result(path.name, INTERNAL_ERROR, Level.ERROR, message, "", Region(1, 1, 1, 2))
         return Checked(document, [result], {}, problem=message)
+
+    def fixed_text(self, path: Path, text: str) -> str | None:
+        """The buffer with every safe fix applied, in rounds, as ``check --fix`` writes it; ``None`` when no fix
+        applies (or the configuration cannot be used)."""
+        project = self._project(path)
+        if isinstance(project, ConfigError):
+            return None
+        from mechlint.authoring.fixfiles import lint_for_fixes
+        from mechlint.fixes.apply import fix_bytes
+
+        config = project.config
+        base = config.root if config.source else self.project_root(path)
+        relative = relative_posix(path, base) or path.name
+
+        def lint(data: bytes) -> list[Result]:
+            return lint_for_fixes(data, path.name, path, project.enabled, config, relative)
+
+        outcome = fix_bytes(path, path.name, text.encode("utf-8", "surrogatepass"), lint, unsafe=False)
+        return outcome.after.decode("utf-8", "surrogatepass") if outcome.changed else None
 
     def pinned_text(self, path: Path, text: str) -> str | None:
         """The buffer with every source pinned to its current bytes, as ``mechlint pin`` would write it."""

@@ -298,7 +298,9 @@ def _code_actions(ls: MechlintServer, params: types.CodeActionParams) -> list[ty
         return start <= high and low <= max(end, start + 1)
 
     results = [r for r in checked.results if touches(r)]
-    fixes = actions.fixes_for(checked, index, results, lambda: ls.checker.pinned_text(path, text))
+    fixes = actions.fixes_for(
+        checked, results, lambda: ls.checker.fixed_text(path, text), lambda: ls.checker.pinned_text(path, text)
+    )
 
     def diagnostic_of(result: Result) -> types.Diagnostic:
         return diagnostic(result, index, uri, checked.rules)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mechlint.model import Level, Region, Report
+from mechlint.model import Fix, Level, Region, Report
 from mechlint.report.jsontext import dumps
 from mechlint.report.options import OutputOptions
 from mechlint.safety.terminal import inert_json
@@ -18,6 +18,25 @@ def _region(region: Region) -> dict[str, int]:
         "column": region.start_column,
         "end_line": region.end_line,
         "end_column": region.end_column,
+    }
+
+
+def _fix(fix: Fix | None) -> dict[str, Any] | None:
+    """A result's fix: what it does, whether ``--fix`` applies it, and its edits of the file's bytes."""
+    if fix is None:
+        return None
+    return {
+        "applicability": fix.applicability,
+        "message": fix.title,
+        "edits": [
+            {
+                "content": edit.content,
+                "byte_offset": edit.start,
+                "byte_length": edit.end - edit.start,
+                **_region(edit.region),
+            }
+            for edit in fix.edits
+        ],
     }
 
 
@@ -42,6 +61,7 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
                 "trace": [
                     {"message": step.message, "pointer": step.pointer, **_region(step.region)} for step in result.trace
                 ],
+                "fix": _fix(result.fix),
             }
             for result in report.shown
         ],

@@ -25,3 +25,5 @@ class OutputOptions(Record):
     quiet: int = 0
     #: The text report's concise layout: ``path:line:col: level rule-id message``, one line a finding, no excerpt.
     concise: bool = False
+    #: ``--unsafe-fixes``: unsafe fixes count as fixable (marked ``[*]``) as safe ones do.
+    unsafe_fixes: bool = False

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import quote
 
-from mechlint.model import Level, Region, Report, Result, RuleInfo
+from mechlint.model import Fix, Level, Region, Report, Result, RuleInfo
 from mechlint.report.fingerprint import result_fingerprints
 from mechlint.report.jsontext import dumps
 from mechlint.report.options import OutputOptions
@@ -85,6 +85,22 @@ def _uri_bytes(path: str) -> bytes:
         return path.encode("utf-8", "surrogatepass")
 
 
+def _fix(fix: Fix, uri: str) -> dict[str, Any]:
+    """SARIF 2.1.0 §3.55: the fix's edits as replacements of one artifact; each deleted region is given both as
+    lines and columns (code points, as the run says) and as bytes, which name the same span."""
+    replacements = [
+        {
+            "deletedRegion": {**_region(edit.region), "byteOffset": edit.start, "byteLength": edit.end - edit.start},
+            "insertedContent": {"text": edit.content},
+        }
+        for edit in fix.edits
+    ]
+    return {
+        "description": {"text": _sentence(fix.title)},
+        "artifactChanges": [{"artifactLocation": _artifact(uri), "replacements": replacements}],
+    }
+
+
 def _result(
     result: Result, uri: str, index: dict[str, int], fingerprints: Mapping[int, str], own: str
 ) -> dict[str, Any]:
@@ -104,6 +120,9 @@ def _result(
     line_hash = fingerprints.get(result.region.start_line)
     if line_hash:
         out["partialFingerprints"]["primaryLocationLineHash"] = line_hash
+    if result.fix is not None:
+        out["fixes"] = [_fix(result.fix, uri)]
+        out.setdefault("properties", {})["fixApplicability"] = result.fix.applicability
     if result.trace:
         locations = [
             {

@@ -14,7 +14,8 @@ error formats and scripts parse.
 
 The source line is cut to ``OutputOptions.width`` columns around the span,
 with ``…`` where it was cut. A closing summary counts errors and warnings (the
-problems) and notes apart. ``OutputOptions.statistics`` lists one line per rule
+problems) and notes apart; above it, a line counts the findings ``check --fix`` fixes (marked ``[*]``; unsafe
+fixes only with ``OutputOptions.unsafe_fixes``). ``OutputOptions.statistics`` lists one line per rule
 instead of the findings; ``quiet`` 1 keeps only the summary, 2 nothing.
 Colour only when asked (on a terminal).
 
@@ -125,6 +126,8 @@ def format_result(result: Result, options: OutputOptions | None = None) -> list[
     rule_id = visible(result.rule_id)
     note = f" (suppressed: {visible(result.suppressed)})" if result.suppressed is not None else ""
     message = visible(result.message) + note
+    if fixable(result, options):
+        message = "[*] " + message
     if options.concise:
         return [f"{_paint(location + ':', _BOLD, color)} {level} {_paint(rule_id, _DIM, color)} {message}"]
     words = [(label, level), (f"{rule_id}:", _paint(rule_id, _BOLD, color) + ":"), *split_words(message)]
@@ -170,6 +173,27 @@ def summary(report: Report) -> str:
     if report.suppressed:
         text = text[:-1] + f"; {report.suppressed} suppressed." if text.endswith(".") else text
     return text
+
+
+def fixable(result: Result, options: OutputOptions) -> bool:
+    """Whether ``check --fix`` (with ``--unsafe-fixes`` when the run has it) fixes ``result``: marked ``[*]``."""
+    fix = result.fix
+    return fix is not None and result.suppressed is None and (fix.safe or options.unsafe_fixes)
+
+
+def fixes_summary(report: Report, options: OutputOptions) -> str:
+    """``[*] 2 fixable with --fix (1 more with --unsafe-fixes).`` (ruff's words), or "" when nothing is fixable."""
+    shown = [r for r in report.results if r.fix is not None and r.suppressed is None]
+    safe = sum(1 for r in shown if r.fix is not None and r.fix.safe)
+    unsafe = len(shown) - safe
+    if options.unsafe_fixes:
+        return f"[*] {len(shown)} fixable with --fix --unsafe-fixes." if shown else ""
+    if not shown:
+        return ""
+    more = f" ({unsafe} more with --unsafe-fixes)" if unsafe else ""
+    if not safe:
+        return f"No fixes available with --fix ({unsafe} with --unsafe-fixes)."
+    return f"[*] {safe} fixable with --fix{more}."
 
 
 def _counts(report: Report) -> str:
@@ -227,6 +251,9 @@ def render(report: Report, options: OutputOptions) -> str:
         lines.append(
             f"mechlint: internal error in {visible(notice.rule_id)} on {visible_name(notice.path)}; please report it"
         )
+    fixes = fixes_summary(report, options) if not options.quiet else ""
+    if fixes:
+        lines.append(fixes)  # before the summary, which stays the last line
     lines.append(summary(report))  # one line, in both layouts: scripts read it
     return "\n".join(lines) + "\n"
 

@@ -39,7 +39,7 @@ from mechlint.run.adoption import (
     context_of,
     value_hash,
 )
-from mechlint.run.checking import place, run_rules
+from mechlint.run.checking import run_rules
 from mechlint.run.configfindings import unused_suppressions
 from mechlint.run.discovery import (
     Candidate,
@@ -49,6 +49,7 @@ from mechlint.run.discovery import (
     mechanism_files,
     read_candidate,
 )
+from mechlint.run.fixattach import placed_with_fixes
 from mechlint.run.gctuning import PausedCollector
 from mechlint.run.parallel import PARALLEL_FROM, default_jobs, run_all
 from mechlint.safety.paths import display_path, relative_to_base, repository_uri
@@ -244,7 +245,7 @@ def lint_file(
         findings, notifications = run_rules(document, enabled)
         if findings:
             document.prepare(pointer for f in findings for pointer in f.pointers())
-        placed = sorted((place(document, finding) for finding in findings), key=Result.sort_key)
+        placed = sorted(placed_with_fixes(document, findings, enabled), key=Result.sort_key)
         if value_hashes:
             memo: dict[str, str] = {}
             placed = [
@@ -290,4 +291,4 @@ def lint_bytes(raw: bytes, path: str = "<memory>", config: Config | None = None)
     enabled = (config or Config()).enabled()
     document = load(path, raw)
     findings, _ = run_rules(document, enabled)
-    return sorted((place(document, finding) for finding in findings), key=Result.sort_key)
+    return sorted(placed_with_fixes(document, findings, enabled), key=Result.sort_key)

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mechlint.model import Level, LocatedTrace, Region, Result
+from mechlint.model import Fix, FixEdit, Level, LocatedTrace, Region, Result
 from mechlint.safety.safeio import temporary_beside
 from mechlint.safety.sqlite import CacheBusy, file_identity, heal, open_cache
 
@@ -102,6 +102,20 @@ def _region(values: list[int]) -> Region:
     return Region(*values)
 
 
+def _encode_fix(fix: Fix | None) -> list[Any] | None:
+    if fix is None:
+        return None
+    edits = [[e.start, e.end, e.content, list(e.region)] for e in fix.edits]
+    return [fix.applicability, fix.title, edits]
+
+
+def _decode_fix(row: list[Any] | None) -> Fix | None:
+    if row is None:
+        return None
+    applicability, title, edits = row
+    return Fix(applicability, title, tuple(FixEdit(s, e, c, _region(r)) for s, e, c, r in edits))
+
+
 def encode(results: tuple[Result, ...]) -> str:
     rows = [
         [
@@ -122,6 +136,7 @@ def encode(results: tuple[Result, ...]) -> str:
             r.value_hash,
             r.context,
             r.source_start,
+            _encode_fix(r.fix),
         ]
         for r in results
     ]
@@ -131,7 +146,7 @@ def encode(results: tuple[Result, ...]) -> str:
 def decode(text: str, path: str) -> tuple[Result, ...]:
     """The results ``encode`` wrote; any other text raises (``ValueError``, ``TypeError``...)."""
     rows = json.loads(text)
-    if not isinstance(rows, list) or not all(isinstance(row, list) and len(row) == 10 for row in rows):
+    if not isinstance(rows, list) or not all(isinstance(row, list) and len(row) == 11 for row in rows):
         raise TypeError("not a list of cached results")
     found = tuple(
         Result(
@@ -146,8 +161,9 @@ def decode(text: str, path: str) -> tuple[Result, ...]:
             value_hash=value_hash,
             context=context,
             source_start=source_start,
+            fix=_decode_fix(fix),
         )
-        for rule_id, level, message, pointer, region, source_line, trace, value_hash, context, source_start in rows
+        for rule_id, level, message, pointer, region, source_line, trace, value_hash, context, source_start, fix in rows
     )
     for result in found:
         texts = (result.rule_id, result.message, result.pointer, result.context, *(t.message for t in result.trace))

@@ -81,6 +81,24 @@ local ok, error = pcall(function()
   end, 50)
   result.after_fix = codes()
   result.text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n") .. "\n"
+
+  -- Every safe fix at once (source.fixAll.mechlint), as an editor does on save.
+  local all_params = vim.lsp.util.make_range_params()
+  all_params.context = { diagnostics = {}, only = { "source.fixAll" } }
+  local all_answers = vim.lsp.buf_request_sync(0, "textDocument/codeAction", all_params, 30000) or {}
+  local fix_all
+  for _, answer in pairs(all_answers) do
+    for _, action in ipairs(answer.result or {}) do
+      if action.kind == "source.fixAll.mechlint" and not fix_all then
+        fix_all = action
+      end
+    end
+  end
+  if not fix_all then
+    return finish("no source.fixAll.mechlint action was offered")
+  end
+  vim.lsp.util.apply_workspace_edit(fix_all.edit, "utf-16")
+  result.text_fixed_all = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n") .. "\n"
   finish(nil)
 end)
 if not ok then

@@ -98,6 +98,19 @@ def is_heading(passage: prose.Passage) -> bool:
 
 
 def _findings(passages: Sequence[prose.Passage], wanted: set[str]) -> Iterator[Finding]:
+    for odd, norm, tie in _groups(passages, wanted):
+        yield _finding(odd, norm, tie)
+
+
+def variant_groups(document: Document) -> Iterator[tuple[list[Use], list[Use]]]:
+    """``(odd uses, uses of the file's spelling)`` for each finding :func:`check` makes (what its fix rewrites)."""
+    passages = prose.of(document, labels=True)
+    wanted = suspects(passages)
+    for odd, norm, _ in _groups([p for p in passages if may_use(p.text, wanted)], wanted) if wanted else ():
+        yield odd, norm
+
+
+def _groups(passages: Sequence[prose.Passage], wanted: set[str]) -> Iterator[tuple[list[Use], list[Use], bool]]:
     by_key: dict[str, list[Use]] = {}
     for passage in passages:
         for key, written, size, span, foldable in term_uses(passage.text, is_heading(passage)):
@@ -114,7 +127,7 @@ def _findings(passages: Sequence[prose.Passage], wanted: set[str]) -> Iterator[F
             for use in odd:
                 mask = covered.setdefault(use.pointer, bytearray(len(use.text)))
                 mask[use.span[0] : use.span[1]] = b"\x01" * (use.span[1] - use.span[0])
-            yield _finding(odd, norm, tie=len(odd) == len(norm))
+            yield odd, norm, len(odd) == len(norm)
 
 
 def _variants(uses: list[Use]) -> list[list[Use]]:
