@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from mechlint import __version__
-from mechlint.cli import attest, check, completion, fix, new, pin, rules, server
+from mechlint.cli import attest, check, completion, diff, fix, new, pin, rules, server
 from mechlint.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, guarded
 
 __all__ = ["app", "first_sentence", "main"]
@@ -51,6 +51,7 @@ app.command("schema")(new.print_schema)
 app.command("rules")(rules.list_rules)
 app.command("rule")(rules.show_rule)
 app.command()(pin.pin)
+app.command("diff")(diff.diff)
 app.command()(attest.keygen)
 app.command()(attest.attest)
 app.command()(attest.verify)

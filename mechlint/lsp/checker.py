@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mechlint.adoption import apply_suppressions
 from mechlint.checking import INTERNAL_ERROR, place, run_rules
@@ -29,6 +30,9 @@ from mechlint.model import Level, Region, Result, RuleInfo
 from mechlint.paths import relative_posix
 from mechlint.rules.mechlint.invalid_config import META as INVALID_CONFIG_RULE
 from mechlint.services import RunServices
+
+if TYPE_CHECKING:
+    from mechlint.provenance.resolve import Provenance
 
 INVALID_CONFIG = INVALID_CONFIG_RULE.id
 Stat = tuple[int, int, int, int, int] | None
@@ -195,6 +199,11 @@ class Checker:
         message = f"mechlint could not check this file ({type(error).__name__}: {error}); please report it"
         result = Result(path.name, INTERNAL_ERROR, Level.ERROR, message, "", Region(1, 1, 1, 2))
         return Checked(document, [result], {}, problem=message)
+
+    def provenance(self, path: Path) -> Provenance | None:
+        """The sources' facts of the project of ``path`` (``None`` when its configuration cannot be used)."""
+        project = self._project(path)
+        return None if isinstance(project, ConfigError) else project.services.provenance()
 
     def pinned_text(self, path: Path, text: str) -> str | None:
         """The buffer with every source pinned to its current bytes, as ``mechlint pin`` would write it."""

@@ -1,0 +1,156 @@
+"""A unified diff between two versions of a source, as ``diff -u`` and ``git diff`` write it, with the changed parts.
+
+The text is compared by line (only ``\\n`` ends a line; a ``\\r`` before it
+is part of the line, so a change of line endings is a change). Within a
+changed line that pairs with a line of the other side, the parts that differ
+are marked: for prose (Markdown) by sentence, so that a reviewer sees which
+sentence of a paragraph changed; for other text (code, SVG, JSON) by word.
+Bytes that are not text (not UTF-8, or binary by git's own guess) are not
+diffed: the caller shows sizes and digests.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from mechlint.provenance.stored import looks_binary
+from mechlint.records import Record
+
+__all__ = ["CONTEXT", "PROSE_SUFFIXES", "Hunk", "Line", "as_text", "hunks", "is_prose"]
+
+CONTEXT = 3
+#: Sources compared sentence by sentence: the text of an article.
+PROSE_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc")
+#: Where a sentence ends: after ``.``, ``!``, ``?`` or ``…`` (and closing quotes or brackets) before a space.
+_CLOSE = "[\"'”’)\\]*_]"
+_SENTENCE_END = re.compile(rf"(?<=[.!?…])(?=\s)|(?<=[.!?…]{_CLOSE})(?=\s)|(?<=[.!?…]{_CLOSE}{_CLOSE})(?=\s)")
+_WORD = re.compile(r"\w+|\s+|[^\w\s]", re.UNICODE)
+
+
+class Line(Record):
+    """One line of a hunk: ``op`` is ``" "`` (both sides), ``"-"`` (pinned only) or ``"+"`` (current only)."""
+
+    op: str
+    #: The line without its ``\n``.
+    text: str
+    #: Whether the line ends with ``\n`` (the last line of a file may not).
+    eol: bool = True
+    #: The parts of ``text`` that differ from the line it pairs with, as ``(start, end)`` character offsets.
+    changed: tuple[tuple[int, int], ...] = ()
+
+
+class Hunk(Record):
+    old_start: int
+    old_lines: int
+    new_start: int
+    new_lines: int
+    lines: tuple[Line, ...]
+
+    @property
+    def header(self) -> str:
+        """``@@ -1,3 +1,4 @@``: a range of one line is its number alone, an empty one the line before it."""
+        return f"@@ -{_range(self.old_start, self.old_lines)} +{_range(self.new_start, self.new_lines)} @@"
+
+
+def _range(start: int, count: int) -> str:
+    return str(start) if count == 1 else f"{start},{count}"
+
+
+def as_text(data: bytes | None) -> str | None:
+    """``data`` as text, or ``None`` when it is not: missing, binary by git's guess, or not UTF-8."""
+    if data is None or looks_binary(data):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def is_prose(path: str) -> bool:
+    return path.lower().endswith(PROSE_SUFFIXES)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``, each with its ``\\n`` (the last may lack it); only ``\\n`` ends a line."""
+    if not text:
+        return []
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
+def _line(op: str, raw: str, changed: tuple[tuple[int, int], ...] = ()) -> Line:
+    eol = raw.endswith("\n")
+    return Line(op, raw[:-1] if eol else raw, eol, changed)
+
+
+def hunks(old: str, new: str, *, prose: bool = False, context: int = CONTEXT) -> list[Hunk]:
+    """The hunks of the unified diff from ``old`` to ``new`` (none when they are equal)."""
+    before, after = _lines(old), _lines(new)
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    found: list[Hunk] = []
+    for group in matcher.get_grouped_opcodes(context):
+        lines: list[Line] = []
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                lines.extend(_line(" ", raw) for raw in before[i1:i2])
+                continue
+            removed, added = before[i1:i2], after[j1:j2]
+            marks = [_marks(a, b, prose) for a, b in zip(removed, added, strict=False)]
+            lines.extend(_line("-", raw, marks[k][0] if k < len(marks) else ()) for k, raw in enumerate(removed))
+            lines.extend(_line("+", raw, marks[k][1] if k < len(marks) else ()) for k, raw in enumerate(added))
+        first, last = group[0], group[-1]
+        old_count, new_count = last[2] - first[1], last[4] - first[3]
+        old_start = first[1] + 1 if old_count else first[1]
+        new_start = first[3] + 1 if new_count else first[3]
+        found.append(Hunk(old_start, old_count, new_start, new_count, tuple(lines)))
+    return found
+
+
+def _units(text: str, prose: bool) -> list[str]:
+    """``text`` cut into the units compared within a line: sentences for prose, else words, spaces and signs."""
+    if prose:
+        return [part for part in _SENTENCE_END.split(text) if part]
+    return _WORD.findall(text)
+
+
+Marks = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+
+
+def _marks(old: str, new: str, prose: bool) -> Marks:
+    """The changed parts of a pinned line and the current line it pairs with (nothing marked when all differs)."""
+    old, new = old.removesuffix("\n"), new.removesuffix("\n")
+    a, b = _units(old, prose), _units(new, prose)
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.ratio() < 0.2 and not prose:
+        return (), ()  # two unrelated lines: marking nearly everything says nothing
+    old_spans: list[tuple[int, int]] = []
+    new_spans: list[tuple[int, int]] = []
+    starts_a, starts_b = _starts(a), _starts(b)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if i2 > i1:
+            old_spans.append(_trimmed(old, starts_a[i1], starts_a[i2]))
+        if j2 > j1:
+            new_spans.append(_trimmed(new, starts_b[j1], starts_b[j2]))
+    return tuple(s for s in old_spans if s[1] > s[0]), tuple(s for s in new_spans if s[1] > s[0])
+
+
+def _starts(units: list[str]) -> list[int]:
+    offsets = [0]
+    for unit in units:
+        offsets.append(offsets[-1] + len(unit))
+    return offsets
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span without the spaces at its ends (a sentence carries the space before it)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
