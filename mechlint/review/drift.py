@@ -68,8 +68,8 @@ def drift_of(source: Source) -> Drift | None:
         return None
     if source.present:
         return _with_pinned(source, _current(source, source.path, MODIFIED))
-    if not source.absent:
-        return None
+    if not source.absent or not source.in_history:
+        return None  # never at this path in history: a wrong path (provenance/missing-source), nothing to review
     pinned = source.pinned
     if source.original is not None and pinned is not None and pinned.kind == HISTORY:
         return None  # a frozen copy whose file is gone: history keeps its bytes, as intended

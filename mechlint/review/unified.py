@@ -5,8 +5,10 @@ is part of the line, so a change of line endings is a change). Within a
 changed line that pairs with a line of the other side, the parts that differ
 are marked: for prose (Markdown) by sentence, so that a reviewer sees which
 sentence of a paragraph changed; for other text (code, SVG, JSON) by word.
-Bytes that are not text (not UTF-8, or binary by git's own guess) are not
-diffed: the caller shows sizes and digests.
+Bytes that are not text (not UTF-8, or binary as ``git diff`` guesses it: a
+NUL in the first 8,000 bytes) are not diffed: the caller shows sizes and
+digests. Control characters do not make a file binary (as for ``git diff``):
+they are shown escaped.
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from __future__ import annotations
 import difflib
 import re
 
-from mechlint.provenance.stored import looks_binary
 from mechlint.records import Record
 
-__all__ = ["CONTEXT", "PROSE_SUFFIXES", "Hunk", "Line", "as_text", "hunks", "is_prose"]
+__all__ = ["BINARY_PEEK", "CONTEXT", "PROSE_SUFFIXES", "Hunk", "Line", "as_text", "hunks", "is_prose"]
 
 CONTEXT = 3
+#: ``git diff`` calls a file binary when a NUL is among its first this many bytes (``buffer_is_binary``).
+BINARY_PEEK = 8000
 #: Sources compared sentence by sentence: the text of an article.
 PROSE_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc")
 #: Where a sentence ends: after ``.``, ``!``, ``?`` or ``…`` (and closing quotes or brackets) before a space.
@@ -58,8 +61,8 @@ def _range(start: int, count: int) -> str:
 
 
 def as_text(data: bytes | None) -> str | None:
-    """``data`` as text, or ``None`` when it is not: missing, binary by git's guess, or not UTF-8."""
-    if data is None or looks_binary(data):
+    """``data`` as text, or ``None`` when it is not: missing, binary by ``git diff``'s guess, or not UTF-8."""
+    if data is None or b"\0" in data[:BINARY_PEEK]:
         return None
     try:
         return data.decode("utf-8")
