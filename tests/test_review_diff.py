@@ -137,7 +137,8 @@ def test_a_markdown_paragraph_marks_the_sentence_that_changed(repo: Path, capsys
     assert [removed["text"][a:b] for a, b in removed["changed"]] == ["The server answers."]
     assert [added["text"][a:b] for a, b in added["changed"]] == ["The server answers twice."]
     _, out, _ = diff(capsys, "--color")
-    assert f"{GREEN}+{RESET}{GREEN}A client opens. {REVERSE}The server answers twice.{RESET}{GREEN} Both" in out
+    changed = f"{GREEN}A client opens. {RESET}{GREEN}{REVERSE}The server answers twice.{RESET}{GREEN} Both"
+    assert f"{GREEN}+{RESET}{changed}" in out
 
 
 def test_code_is_marked_by_word_not_by_sentence(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -348,7 +349,7 @@ def test_colour_follows_the_flags_no_color_and_force_color(
     assert "\x1b" not in diff(capsys)[1]  # not a terminal
     painted = diff(capsys, "--color")[1]
     assert f"{BOLD}--- a/content/post.md@" in painted and f"{CYAN}@@ -1,5 +1,5 @@{RESET}" in painted
-    assert f"{RED}-{RESET}{RED}A client opens. {REVERSE}" in painted
+    assert f"{RED}-{RESET}{RED}A client opens. {RESET}{RED}{REVERSE}The server answers.{RESET}{RED} Both" in painted
     monkeypatch.setenv("FORCE_COLOR", "1")
     assert "\x1b[" in diff(capsys)[1]
     monkeypatch.setenv("NO_COLOR", "1")
@@ -409,3 +410,17 @@ def test_hunk_headers_follow_diff_u_for_empty_sides() -> None:
     assert [h.header for h in hunks("", "a\nb\n")] == ["@@ -0,0 +1,2 @@"]
     assert [h.header for h in hunks("a\n", "")] == ["@@ -1 +0,0 @@"]
     assert [h.header for h in hunks("same\n", "same\n")] == []
+
+
+def test_a_rewrapped_paragraph_marks_only_the_sentence_whose_words_changed() -> None:
+    old = "Intro.\n\nThe first sentence is here and it\nwraps. The second sentence stays\nthe same. Third one.\n"
+    new = "Intro.\n\nThe first sentence is here and it wraps. The second\nsentence changed a bit. Third one.\n"
+    [hunk] = hunks(old, new, prose=True)
+    marked = [(line.op, [line.text[a:b] for a, b in line.changed]) for line in hunk.lines if line.op != " "]
+    assert marked == [
+        ("-", []),
+        ("-", ["The second sentence stays"]),
+        ("-", ["the same."]),
+        ("+", ["The second"]),
+        ("+", ["sentence changed a bit."]),
+    ]

@@ -99,11 +99,16 @@ def _body(line_text: str, changed: tuple[tuple[int, int], ...], code: str, color
         return visible(line_text)
     if not changed or not code:
         return _paint(visible(line_text), code, True)
-    out, at = [code], 0
+    out, at = [], 0
     for start, end in changed:
-        out += [visible(line_text[at:start]), _REVERSE, visible(line_text[start:end]), _RESET, code]
+        out += [
+            _paint(visible(line_text[at:start]), code, True),
+            code + _REVERSE,
+            visible(line_text[start:end]),
+            _RESET,
+        ]
         at = end
-    out += [visible(line_text[at:]), _RESET]
+    out.append(_paint(visible(line_text[at:]), code, True))
     return "".join(out)
 
 

@@ -102,9 +102,9 @@ def hunks(old: str, new: str, *, prose: bool = False, context: int = CONTEXT) ->
                 lines.extend(_line(" ", raw) for raw in before[i1:i2])
                 continue
             removed, added = before[i1:i2], after[j1:j2]
-            marks = [_marks(a, b, prose) for a, b in zip(removed, added, strict=False)]
-            lines.extend(_line("-", raw, marks[k][0] if k < len(marks) else ()) for k, raw in enumerate(removed))
-            lines.extend(_line("+", raw, marks[k][1] if k < len(marks) else ()) for k, raw in enumerate(added))
+            old_marks, new_marks = _block_marks(removed, added, prose)
+            lines.extend(_line("-", raw, marks) for raw, marks in zip(removed, old_marks, strict=True))
+            lines.extend(_line("+", raw, marks) for raw, marks in zip(added, new_marks, strict=True))
         first, last = group[0], group[-1]
         old_count, new_count = last[2] - first[1], last[4] - first[3]
         old_start = first[1] + 1 if old_count else first[1]
@@ -114,33 +114,56 @@ def hunks(old: str, new: str, *, prose: bool = False, context: int = CONTEXT) ->
 
 
 def _units(text: str, prose: bool) -> list[str]:
-    """``text`` cut into the units compared within a line: sentences for prose, else words, spaces and signs."""
+    """``text`` cut into the units compared: sentences for prose (across line breaks), else words, spaces, signs."""
     if prose:
         return [part for part in _SENTENCE_END.split(text) if part]
     return _WORD.findall(text)
 
 
-Marks = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+Spans = tuple[tuple[int, int], ...]
 
 
-def _marks(old: str, new: str, prose: bool) -> Marks:
-    """The changed parts of a pinned line and the current line it pairs with (nothing marked when all differs)."""
-    old, new = old.removesuffix("\n"), new.removesuffix("\n")
+def _block_marks(removed: list[str], added: list[str], prose: bool) -> tuple[list[Spans], list[Spans]]:
+    """The changed parts of each removed and each added line of one changed block, compared as a whole.
+
+    The block is compared unit by unit (sentences for prose, else words),
+    with runs of spaces and line breaks counted alike: a paragraph wrapped
+    anew marks only the sentence whose words changed.
+    """
+    old, new = "".join(removed), "".join(added)
     a, b = _units(old, prose), _units(new, prose)
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    if matcher.ratio() < 0.2 and not prose:
-        return (), ()  # two unrelated lines: marking nearly everything says nothing
+    matcher = difflib.SequenceMatcher(None, [_key(u) for u in a], [_key(u) for u in b], autojunk=False)
+    if not removed or not added or (not prose and matcher.ratio() < 0.2):
+        return [() for _ in removed], [() for _ in added]  # all new, all gone, or unrelated: marking says nothing
     old_spans: list[tuple[int, int]] = []
     new_spans: list[tuple[int, int]] = []
     starts_a, starts_b = _starts(a), _starts(b)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        if i2 > i1:
-            old_spans.append(_trimmed(old, starts_a[i1], starts_a[i2]))
-        if j2 > j1:
-            new_spans.append(_trimmed(new, starts_b[j1], starts_b[j2]))
-    return tuple(s for s in old_spans if s[1] > s[0]), tuple(s for s in new_spans if s[1] > s[0])
+        if tag != "equal":
+            old_spans.append((starts_a[i1], starts_a[i2]))
+            new_spans.append((starts_b[j1], starts_b[j2]))
+    return _per_line(removed, old_spans), _per_line(added, new_spans)
+
+
+def _key(unit: str) -> str:
+    """What a unit is compared by: its words, whatever spaces and line breaks are between them."""
+    return " ".join(unit.split())
+
+
+def _per_line(lines: list[str], spans: list[tuple[int, int]]) -> list[Spans]:
+    """Spans of the block's text cut at line ends, as offsets in each line (spaces at their ends left out)."""
+    found: list[Spans] = []
+    at = 0
+    for raw in lines:
+        text = raw.removesuffix("\n")
+        local = (
+            _trimmed(text, max(s, at) - at, min(e, at + len(text)) - at)
+            for s, e in spans
+            if s < at + len(text) and e > at
+        )
+        found.append(tuple(span for span in local if span[1] > span[0]))
+        at += len(raw)
+    return found
 
 
 def _starts(units: list[str]) -> list[int]:
