@@ -1,16 +1,62 @@
-// The HTML report's only script: filters findings by level and rule, folds every file. Without it all is shown.
+// The HTML report's only script: filters and recounts, sorts the index, opens what a link points into, folds.
+// Without it everything is shown, and every count is the whole report's.
 (function(){
 var form=document.querySelector('.filters');if(!form)return;form.hidden=false;
 var status=form.querySelector('.shown-count');
+var rows=[].slice.call(document.querySelectorAll('.findings-index tbody tr'));
+var items=[].slice.call(document.querySelectorAll('li.finding'));
+var files=[].slice.call(document.querySelectorAll('section.file'));
+var LEVELS=['error','warning','note'];
+function plural(n,w){return n+' '+w+(n===1?'':'s')}
+function words(c,empty){var out=[];LEVELS.forEach(function(l){if(c[l])out.push(plural(c[l],l))});return out.join(', ')||empty}
 function apply(){
  var levels={};form.querySelectorAll('input[name=level]').forEach(function(b){levels[b.value]=b.checked});
- var rule=form.querySelector('select[name=rule]').value;var shown=0;
- document.querySelectorAll('.finding').forEach(function(f){
-  var ok=levels[f.dataset.level]&&(!rule||f.dataset.rule===rule);f.hidden=!ok;if(ok)shown++;});
- status.textContent=shown+' findings shown';
+ var rule=form.querySelector('select[name=rule]').value;
+ var all=!rule&&LEVELS.every(function(l){return levels[l]});
+ function ok(e){return levels[e.dataset.level]&&(!rule||e.dataset.rule===rule)}
+ items.forEach(function(e){e.hidden=!ok(e)});
+ var shown=0,byLevel={error:0,warning:0,note:0},byFamily={},byFile={};
+ rows.forEach(function(r){
+  var keep=ok(r);r.hidden=!keep;if(!keep)return;shown++;
+  byFile[r.dataset.file]=(byFile[r.dataset.file]||0)+1;
+  if('suppressed' in r.dataset)return;
+  byLevel[r.dataset.level]++;var f=r.dataset.rule.split('/')[0];byFamily[f]=(byFamily[f]||0)+1;});
+ files.forEach(function(s){
+  s.hidden=!all&&!s.querySelector('li.finding:not([hidden])');
+  if(!s.hidden)s.querySelectorAll('.scenario').forEach(function(sc){sc.hidden=!all&&!sc.querySelector('li.finding:not([hidden])')});});
+ document.querySelectorAll('.tally').forEach(function(t){
+  var scope=t.closest('details, section'),c={error:0,warning:0,note:0};
+  scope.querySelectorAll('[data-level]:not([hidden])').forEach(function(e){c[e.dataset.level]++});
+  t.textContent=words(c,t.dataset.empty);});
+ document.querySelectorAll('[data-count-level]').forEach(function(e){e.textContent=byLevel[e.dataset.countLevel]});
+ document.querySelectorAll('[data-count-family]').forEach(function(e){e.textContent=byFamily[e.dataset.countFamily]||0});
+ document.querySelectorAll('[data-count-file]').forEach(function(e){var n=byFile[e.dataset.countFile]||0;e.textContent=n;e.parentNode.hidden=!n});
+ var total=document.querySelector('[data-count-all]');if(total)total.textContent=byLevel.error+byLevel.warning+byLevel.note;
+ var none=document.querySelector('.none-shown');if(none)none.hidden=shown>0||!rows.length;
+ status.textContent=plural(shown,'finding')+' shown'+(all?'':'; files and scenarios without one are hidden');
 }
 form.addEventListener('change',apply);
 form.querySelectorAll('button[data-fold]').forEach(function(b){b.addEventListener('click',function(){
  var open=b.dataset.fold==='open';document.querySelectorAll('details.fold').forEach(function(d){d.open=open});});});
+// the index: a button in each column heading sorts by that column (again: the other way)
+document.querySelectorAll('.findings-index th[data-sort]').forEach(function(th){
+ var button=document.createElement('button');button.type='button';button.className='sort';
+ button.textContent=th.textContent;th.textContent='';th.appendChild(button);
+ button.addEventListener('click',function(){
+  var by=th.dataset.sort,up=th.getAttribute('aria-sort')!=='ascending';
+  th.closest('tr').querySelectorAll('th').forEach(function(h){h.removeAttribute('aria-sort')});
+  th.setAttribute('aria-sort',up?'ascending':'descending');
+  function key(r){return by==='rank'?[+r.dataset.rank,r.dataset.path,+r.dataset.line]:by==='at'?[r.dataset.path,+r.dataset.line]:
+   by==='rule'?[r.dataset.rule,r.dataset.path,+r.dataset.line]:[r.cells[3].textContent]}
+  var sorted=rows.slice().sort(function(a,b){var x=key(a),y=key(b);
+   for(var i=0;i<x.length;i++){if(x[i]<y[i])return up?-1:1;if(x[i]>y[i])return up?1:-1}return 0});
+  if(sorted.length){var body=sorted[0].parentNode;sorted.forEach(function(r){body.appendChild(r)})}});});
+// a link into a folded section unfolds it first
+function reveal(id){var t=id&&document.getElementById(id);
+ for(var d=t?t.closest('details'):null;d;d=d.parentElement.closest('details'))d.open=true;}
+document.addEventListener('click',function(e){var a=e.target.closest&&e.target.closest('a[href^="#"]');
+ if(a)reveal(decodeURIComponent(a.getAttribute('href').slice(1)));});
+window.addEventListener('hashchange',function(){reveal(decodeURIComponent(location.hash.slice(1)))});
+reveal(decodeURIComponent(location.hash.slice(1)));
 apply();
 })();
