@@ -19,10 +19,7 @@ if TYPE_CHECKING:
     from mechlint.lsp.positions import TextIndex
     from mechlint.provenance.resolve import Provenance
 
-__all__ = ["CHANGED_RULES", "hover"]
-
-#: The findings that say a source's bytes are not its pinned bytes.
-CHANGED_RULES = frozenset({"provenance/stale-source", "provenance/digest-mismatch", "provenance/gone-source"})
+__all__ = ["hover"]
 
 
 def hover(checked: Checked, index: TextIndex, offset: int, provenance: Provenance | None) -> types.Hover | None:
@@ -30,19 +27,15 @@ def hover(checked: Checked, index: TextIndex, offset: int, provenance: Provenanc
     document = checked.document
     if provenance is None or not document.parsed or document.location is None:
         return None
+    from mechlint.review.drift import CHANGED_RULES, source_pointer
+
     spans = document.scan().values
-    for pointer in sorted({_source_of(r.pointer) for r in checked.results if r.rule_id in CHANGED_RULES} - {""}):
+    for pointer in sorted({source_pointer(r.pointer) for r in checked.results if r.rule_id in CHANGED_RULES} - {""}):
         span = spans.get(pointer)
         if span is None or not span[0] <= offset <= span[1]:
             continue
         return _shown(checked, index, pointer, span, provenance)
     return None
-
-
-def _source_of(pointer: str) -> str:
-    """``/sources/N`` of a pointer inside a source, else ``""``."""
-    parts = pointer.split("/")
-    return "/".join(parts[:3]) if len(parts) >= 3 and parts[1] == "sources" and parts[2].isdigit() else ""
 
 
 def _shown(

@@ -32,10 +32,12 @@ from typing import TYPE_CHECKING
 from mechlint.model import Report, Result
 from mechlint.report.escape import visible, visible_name
 from mechlint.report.htmlindex import LEVELS, anchor_of, findings_index, tally_span
+from mechlint.report.htmlrun import run_header, source_diff
 from mechlint.report.options import OutputOptions
 
 if TYPE_CHECKING:
     from mechlint.model import FileReport, ScenarioStory, StepStory, Story
+    from mechlint.report.runfacts import SourceDiff
 
 #: More files than this and each file starts folded.
 FOLD_ABOVE = 10
@@ -157,7 +159,7 @@ def _source_status(results: list[Result], pinned: bool, checked: bool) -> str:
     return "ok" if pinned else "unpinned"
 
 
-def _sources(story: Story, placed: _Placed, provenance: bool) -> str:
+def _sources(story: Story, placed: _Placed, provenance: bool, diffs: dict[str, SourceDiff]) -> str:
     if not story.sources:
         return ""
     rows = []
@@ -169,10 +171,12 @@ def _sources(story: Story, placed: _Placed, provenance: bool) -> str:
             f"<tr><td><code>{_name(source.path)}</code><br>{_e(source.description)}</td>"
             f'<td>{digest}</td><td><span class="status">{_e(status)}</span>{placed.shown(results)}</td></tr>'
         )
+        if source.pointer in diffs:
+            rows.append(f'<tr class="diff-row"><td colspan="3">{source_diff(diffs[source.pointer])}</td></tr>')
     return (
-        '<h3>Sources</h3><table class="sources"><thead><tr><th scope="col">Path</th>'
+        '<h3>Sources</h3><div class="table-wrap"><table class="sources"><thead><tr><th scope="col">Path</th>'
         '<th scope="col">Pinned sha256</th><th scope="col">Provenance</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
@@ -284,7 +288,9 @@ def _known_parts(story: Story) -> set[str]:
     return known
 
 
-def _file_section(number: int, file: FileReport, open_: bool, provenance: bool, links: dict[str, str]) -> str:
+def _file_section(
+    number: int, file: FileReport, open_: bool, provenance: bool, links: dict[str, str], diffs: dict[str, SourceDiff]
+) -> str:
     placed = _Placed(file.results, links, number)
     story = file.story
     body = []
@@ -301,7 +307,7 @@ def _file_section(number: int, file: FileReport, open_: bool, provenance: bool, 
     if placed.file:
         body.append("<h3>About the whole file</h3>" + placed.shown(placed.file))
     if story is not None:
-        body.append(_sources(story, placed, provenance))
+        body.append(_sources(story, placed, provenance, diffs))
         body.append(_targets(story, placed))
         body.extend(_scenario(s, story, placed) for s in story.scenarios)
     state = " open" if open_ else ""
@@ -367,7 +373,12 @@ def render(report: Report, options: OutputOptions) -> str:
     fold_open = len(files) <= FOLD_ABOVE
     provenance = any(rule.id.startswith("provenance/") for rule in report.rules)
     links = {rule.id: rule.help_uri for rule in report.rules}
-    sections = "".join(_file_section(n, f, fold_open, provenance, links) for n, f in enumerate(files))
+    by_file: dict[str, dict[str, SourceDiff]] = {}
+    for diff in options.run.diffs if options.run is not None else ():
+        by_file.setdefault(diff.file, {})[diff.pointer] = diff
+    sections = "".join(
+        _file_section(n, f, fold_open, provenance, links, by_file.get(f.path, {})) for n, f in enumerate(files)
+    )
     notices = "".join(
         f"<li>internal error in {_e(n.rule_id)} on <code>{_name(n.path)}</code></li>" for n in report.notifications
     )
@@ -379,7 +390,8 @@ def render(report: Report, options: OutputOptions) -> str:
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
         f"<title>mechlint review report</title><style>{_asset('html.css')}</style></head><body>"
         '<a class="skip" href="#main">Skip to the findings</a>'
-        f"<header><h1>mechlint review report</h1><p>Made by mechlint{version}.</p></header>"
+        f"<header><h1>mechlint review report</h1>{run_header(options) or f'<p>Made by mechlint{version}.</p>'}"
+        "</header>"
         f'<main id="main">{_totals(report, files)}{_filters(report)}{findings_index(files, links)}'
         + (
             f'<section aria-labelledby="notices"><h2 id="notices">Internal errors</h2><ul>{notices}</ul></section>'

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mechlint.records import Record
+
+if TYPE_CHECKING:
+    from mechlint.report.runfacts import RunFacts
 
 __all__ = ["DEFAULT_WIDTH", "OutputOptions"]
 
@@ -25,3 +30,5 @@ class OutputOptions(Record):
     quiet: int = 0
     #: The text report's concise layout: ``path:line:col: level rule-id message``, one line a finding, no excerpt.
     concise: bool = False
+    #: Where, when and how the run was made, and what changed in stale sources (the HTML report's header).
+    run: RunFacts | None = None

@@ -26,7 +26,10 @@ from mechlint.views import quote
 if TYPE_CHECKING:
     from mechlint.provenance.source import Source
 
-__all__ = ["DELETED", "MODIFIED", "RENAMED", "Drift", "drift_of"]
+__all__ = ["CHANGED_RULES", "DELETED", "MODIFIED", "RENAMED", "Drift", "drift_of", "source_pointer"]
+
+#: The findings that say a source's bytes are not its pinned bytes: where a diff is worth showing.
+CHANGED_RULES = frozenset({"provenance/stale-source", "provenance/digest-mismatch", "provenance/gone-source"})
 
 MODIFIED = "modified"  # the file at the path has other bytes
 RENAMED = "renamed"  # the file is gone from the path, and git followed it to a file HEAD holds
@@ -166,3 +169,9 @@ def _not_found(source: Source, pinned: Pinned) -> str:
             f"{shown} (history is what HEAD reaches: merge it first)"
         )
     return f"no commit HEAD reaches held the pinned bytes at {shown}: the sha256 is not that of any version of it"
+
+
+def source_pointer(pointer: str) -> str:
+    """``/sources/N`` of a pointer at or inside a source, else ``""``."""
+    parts = pointer.split("/")
+    return "/".join(parts[:3]) if len(parts) >= 3 and parts[1] == "sources" and parts[2].isdigit() else ""

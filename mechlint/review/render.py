@@ -18,7 +18,18 @@ from mechlint.report.escape import visible, visible_name
 from mechlint.review.drift import DELETED, Drift
 from mechlint.review.unified import Hunk, as_text, hunks, is_prose
 
-__all__ = ["JSON_VERSION", "Cited", "Reviewed", "as_data", "as_markdown", "as_terminal", "review"]
+__all__ = [
+    "JSON_VERSION",
+    "Cited",
+    "Reviewed",
+    "as_data",
+    "as_markdown",
+    "as_terminal",
+    "plain_diff",
+    "review",
+    "side_lines",
+    "summary_lines",
+]
 
 JSON_VERSION = 1
 NO_NEWLINE = "\\ No newline at end of file"
@@ -62,7 +73,7 @@ def _size(size: int | None) -> str:
     return "size unknown" if size is None else f"{size} byte{'s' if size != 1 else ''}"
 
 
-def _summary(reviewed: Reviewed) -> list[str]:
+def summary_lines(reviewed: Reviewed) -> list[str]:
     """The lines before the diff: the source, who cites it, where the pinned bytes are, what became of the file."""
     drift = reviewed.drift
     cited = ", ".join(f"{visible_name(c.file)} {visible(c.pointer)}" for c in reviewed.cited_by)
@@ -77,7 +88,7 @@ def _summary(reviewed: Reviewed) -> list[str]:
     return lines
 
 
-def _sides(reviewed: Reviewed) -> list[str]:
+def side_lines(reviewed: Reviewed) -> list[str]:
     """Sizes and digests, for a side that is not text (or not known)."""
     drift = reviewed.drift
     pinned = _size(len(drift.pinned)) if drift.pinned is not None else "not found"
@@ -114,9 +125,9 @@ def _body(line_text: str, changed: tuple[tuple[int, int], ...], code: str, color
 
 def as_terminal(reviewed: Reviewed, color: bool) -> str:
     """The diff of one source as ``git diff`` shows one file: bold headers, cyan hunks, red and green lines."""
-    lines = [_paint(line, _BOLD, color) for line in _summary(reviewed)]
+    lines = [_paint(line, _BOLD, color) for line in summary_lines(reviewed)]
     if reviewed.hunks is None:
-        lines += _sides(reviewed)
+        lines += side_lines(reviewed)
         return "\n".join(lines) + "\n"
     drift = reviewed.drift
     lines.append(_paint(f"--- {visible_name(old_name(drift))}", _BOLD, color))
@@ -190,7 +201,7 @@ def _hunk_data(hunk: Hunk) -> dict[str, Any]:
 
 def as_markdown(reviewed: Reviewed) -> str:
     """For an editor's hover: the summary, then the diff in a fenced ``diff`` block (or sizes and digests)."""
-    summary = _summary(reviewed)
+    summary = summary_lines(reviewed)
     head = "\n\n".join(_escape_markdown(line) for line in summary)
     body = as_terminal(reviewed, color=False).split("\n", len(summary))[-1]
     fence = "`" * max(3, _longest_run(body, "`") + 1)
