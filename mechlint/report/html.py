@@ -387,7 +387,7 @@ def render(report: Report, options: OutputOptions) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
         f"<title>mechlint review report</title><style>{_asset('html.css')}</style></head><body>"
         '<a class="skip" href="#main">Skip to the findings</a>'
         f"<header><h1>mechlint review report</h1>{run_header(options) or f'<p>Made by mechlint{version}.</p>'}"

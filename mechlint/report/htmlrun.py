@@ -53,7 +53,21 @@ def source_diff(diff: SourceDiff) -> str:
         body = "<pre>" + "".join(_line(line) for line in diff.diff.splitlines()) + "</pre>"
     return (
         f'<details class="diff"><summary>What changed since the pin <span class="changes">({changes})</span></summary>'
-        f"{summary}{body}</details>"
+        f"{summary}{_drawings(diff)}{body}</details>"
+    )
+
+
+def _drawings(diff: SourceDiff) -> str:
+    """An SVG source's two versions side by side, and overlaid so that what changed lights up (both sanitised)."""
+    before, after = diff.pinned_image, diff.current_image
+    if not before.startswith("data:image/svg+xml;base64,") or not after.startswith("data:image/svg+xml;base64,"):
+        return ""
+    return (
+        '<div class="drawings">'
+        f'<figure><img src="{escape(before)}" alt="The drawing at the pin"><figcaption>At the pin</figcaption></figure>'
+        f'<figure><img src="{escape(after)}" alt="The drawing now"><figcaption>Now</figcaption></figure>'
+        f'<figure><div class="overlay"><img src="{escape(before)}" alt=""><img src="{escape(after)}" alt=""></div>'
+        "<figcaption>Both overlaid: what changed is light, what stayed is black</figcaption></figure></div>"
     )
 
 

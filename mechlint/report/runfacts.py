@@ -25,6 +25,9 @@ class SourceDiff(Record):
     diff: str | None = None
     #: For a side that is not text: the sizes and digests.
     sides: tuple[str, ...] = ()
+    #: For an SVG source: each version, sanitised, as a ``data:image/svg+xml`` URI ("" when it cannot be shown).
+    pinned_image: str = ""
+    current_image: str = ""
 
 
 class RunFacts(Record):

@@ -98,7 +98,17 @@ def _file_diffs(file: FileReport, provenance: Provenance, project_root: Path) ->
             continue
         reviewed = review(drift, (Cited(file.path, sourced.pointer),))
         sides = tuple(side_lines(reviewed)) if reviewed.hunks is None else ()
-        found.append(
-            SourceDiff(file.path, sourced.pointer, tuple(summary_lines(reviewed)), plain_diff(reviewed), sides)
-        )
+        images = _drawings(drift.pinned, drift.current, drift.current_path or drift.path)
+        diff = SourceDiff(file.path, sourced.pointer, tuple(summary_lines(reviewed)), plain_diff(reviewed), sides)
+        found.append(diff._replace(pinned_image=images[0], current_image=images[1]))
     return found
+
+
+def _drawings(pinned: bytes | None, current: bytes | None, path: str) -> tuple[str, str]:
+    """Both versions of an SVG source, sanitised, as data URIs; ``("", "")`` unless both can be shown."""
+    from mechlint.review.svgsafe import data_uri, is_svg
+
+    if pinned is None or current is None or not is_svg(path):
+        return "", ""
+    before, after = data_uri(pinned), data_uri(current)
+    return (before, after) if before and after else ("", "")
