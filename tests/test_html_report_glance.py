@@ -24,7 +24,7 @@ from mechlint.report.runfacts import RunFacts, SourceDiff
 from mechlint.story import story_of
 
 from .gitrepo import commit, git, init
-from .test_html_report import AXE, _open, _playwright
+from .test_html_report import AXE, CHROMIUM, _open, _playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 POST = "content/blog/2026-06-11_life-of-a-request-vllm/post.md"
@@ -307,3 +307,81 @@ def test_axe_finds_no_serious_violation_in_light_and_dark(blog_page: tuple[Path,
     ]
     assert serious == []
     assert found["passes"], "axe ran no check"
+
+
+# -- play --------------------------------------------------------------------------------------------------------
+
+
+SHOWN_FRAMES = (
+    "Array.from(document.querySelectorAll('.scenario')[0].querySelectorAll('li.frame'))"
+    ".filter(f => f.offsetParent !== null).map(f => f.querySelector('h4').textContent.split(':')[0])"
+)
+
+
+def _durations(page: Any) -> list[int]:
+    found: list[int] = page.evaluate(
+        "Array.from(document.querySelectorAll('.scenario')[0].querySelectorAll('li.frame'))"
+        ".map(f => +f.dataset.duration)"
+    )
+    return found
+
+
+def test_play_steps_through_a_scenario_with_each_steps_duration_and_stops(blog_page: tuple[Path, Path, str]) -> None:
+    sync_playwright = _playwright()
+    _, out, _ = blog_page
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.clock.install(time=0)
+        page.goto(out.as_uri())
+        page.clock.pause_at(1000)  # time moves only when the test says so
+        durations = _durations(page)
+        everything = page.evaluate(SHOWN_FRAMES)
+        page.focus(".scenario .player button.play")
+        page.keyboard.press("Enter")
+        seen = [(page.evaluate(SHOWN_FRAMES), page.text_content(".scenario .now-playing"))]
+        for n, duration in enumerate(durations):
+            page.clock.run_for(duration - (50 if n == 0 else 100))  # to 50 ms before this step ends
+            before = page.evaluate(SHOWN_FRAMES)
+            page.clock.run_for(100)
+            seen.append((before, page.evaluate(SHOWN_FRAMES)))
+        status = page.text_content(".scenario .now-playing")
+        label = page.text_content(".scenario .player button.play")
+        browser.close()
+    assert len(durations) >= 3 and all(d > 100 for d in durations)
+    assert seen[0] == (["Step 1"], f"Step 1 of {len(durations)} ({durations[0] / 1000:.1f} s)")
+    for n, (before, after) in enumerate(seen[1:], start=1):
+        assert before == [f"Step {n}"]  # still on its step until its duration is over
+        assert after == ([f"Step {n + 1}"] if n < len(durations) else everything)
+    assert (status, label) == (f"Played all {len(durations)} steps", "Play")
+
+
+def test_play_waits_for_next_step_when_reduced_motion_is_asked_and_can_be_stopped(
+    blog_page: tuple[Path, Path, str],
+) -> None:
+    sync_playwright = _playwright()
+    _, out, _ = blog_page
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(reduced_motion="reduce")
+        page.clock.install(time=0)
+        page.goto(out.as_uri())
+        page.clock.pause_at(1000)
+        everything = page.evaluate(SHOWN_FRAMES)
+        page.click(".scenario .player button.play")
+        page.clock.run_for(60_000)
+        still = page.evaluate(SHOWN_FRAMES)
+        page.focus(".scenario .player button.next")
+        page.keyboard.press("Enter")
+        stepped = page.evaluate(SHOWN_FRAMES)
+        page.click(".scenario .player button.play")  # now "Stop"
+        stopped = (page.evaluate(SHOWN_FRAMES), page.text_content(".scenario .now-playing"))
+        browser.close()
+    assert still == ["Step 1"] and stepped == ["Step 2"]
+    assert stopped == (everything, "Stopped")
+
+
+def test_without_scripts_the_storyboard_is_static_and_has_no_player(blog_page: tuple[Path, Path, str]) -> None:
+    _, _, page = blog_page
+    assert 'class="player"' not in page.split("<script>")[0]  # the script makes the players
+    assert re.search(r'<li class="frame[^"]*" id="[^"]+" data-duration="\d+">', page)

@@ -58,5 +58,31 @@ document.addEventListener('click',function(e){var a=e.target.closest&&e.target.c
  if(a)reveal(decodeURIComponent(a.getAttribute('href').slice(1)));});
 window.addEventListener('hashchange',function(){reveal(decodeURIComponent(location.hash.slice(1)))});
 reveal(decodeURIComponent(location.hash.slice(1)));
+// play: each scenario shows its frames one at a time for their durations, as a reader sees them; with reduced
+// motion asked for, it waits for "Next step" instead. Without the script the storyboard is all there, still.
+var still=!!(window.matchMedia&&window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+document.querySelectorAll('.scenario').forEach(function(scenario){
+ var frames=[].slice.call(scenario.querySelectorAll('li.frame')),list=scenario.querySelector('ol.frames');
+ if(!frames.length||!list)return;
+ var bar=document.createElement('div'),play=document.createElement('button'),next=document.createElement('button');
+ var say=document.createElement('p');bar.className='player';play.type=next.type='button';
+ play.className='play';play.textContent='Play';next.className='next';next.textContent='Next step';next.hidden=true;
+ say.className='now-playing';say.setAttribute('role','status');bar.appendChild(play);bar.appendChild(next);
+ bar.appendChild(say);list.parentNode.insertBefore(bar,list);
+ var at=-1,timer=null;
+ function show(i){
+  at=i;frames.forEach(function(f,k){f.classList.toggle('off',k!==i)});
+  var ms=+frames[i].dataset.duration||0;
+  say.textContent='Step '+(i+1)+' of '+frames.length+(ms?' ('+(ms/1000).toFixed(1)+' s)':' (no usable duration)');
+  clearTimeout(timer);if(!still)timer=setTimeout(function(){if(i+1<frames.length)show(i+1);else stop(true)},ms||1000);}
+ function stop(done){
+  clearTimeout(timer);timer=null;at=-1;frames.forEach(function(f){f.classList.remove('off')});
+  scenario.classList.remove('playing');play.textContent='Play';next.hidden=true;
+  say.textContent=done?'Played all '+frames.length+' steps':'Stopped';}
+ play.addEventListener('click',function(){
+  if(at>=0){stop(false);return}
+  scenario.classList.add('playing');play.textContent='Stop';next.hidden=!still;show(0);});
+ next.addEventListener('click',function(){if(at+1<frames.length)show(at+1);else stop(true)});
+});
 apply();
 })();

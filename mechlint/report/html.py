@@ -252,7 +252,8 @@ def _frame(number: int, step: StepStory, story: Story, placed: _Placed) -> str:
     results = placed.at(step.pointer)
     flag = f' <span class="count">({_plural(len(results), "finding")})</span>' if results else ""
     return (
-        f'<li class="frame{" has-findings" if results else ""}" id="{_e(_anchor(step.pointer))}">'
+        f'<li class="frame{" has-findings" if results else ""}" id="{_e(_anchor(step.pointer))}"'
+        f' data-duration="{step.duration if step.duration is not None else 0}">'
         f"<h4>Step {number}: {_e(step.title) or '<em>untitled</em>'}{flag}</h4>"
         f'<p class="description">{_e(step.description)}</p>'
         f"{lit_html}"
