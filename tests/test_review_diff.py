@@ -427,3 +427,16 @@ def test_a_rewrapped_paragraph_marks_only_the_sentence_whose_words_changed() -> 
         ("+", ["The second"]),
         ("+", ["sentence changed a bit."]),
     ]
+
+
+def test_a_source_too_large_to_keep_is_described_not_diffed(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    big = "x" * 100 + "\n"
+    pinned_article(repo, "content/big.txt", big)
+    write(repo, "content/big.txt", "y" * (4 * 1024 * 1024 + 1))
+    code, out, _ = diff(capsys)
+    assert code == 1
+    assert out.splitlines()[2:] == [
+        f"pinned: 101 bytes, sha256 {sha(big)}",
+        f"now:    {4 * 1024 * 1024 + 1} bytes, sha256 {sha('y' * (4 * 1024 * 1024 + 1))}",
+        "Not diffed: the file is larger than the 4 MiB mechlint keeps in memory",
+    ]

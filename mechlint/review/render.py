@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mechlint.provenance.paths import KEEP_BYTES
 from mechlint.records import Record
 from mechlint.report.escape import visible, visible_name
 from mechlint.review.drift import DELETED, Drift
@@ -97,6 +98,8 @@ def side_lines(reviewed: Reviewed) -> list[str]:
         lines.append(f"now:    {_size(drift.current_size)}, sha256 {drift.current_digest}")
     if drift.pinned is not None and (drift.status == DELETED or drift.current is not None):
         lines.append("Binary files differ (not text: sizes and digests only)")
+    elif drift.pinned is not None and drift.current is None:
+        lines.append(f"Not diffed: the file is larger than the {KEEP_BYTES // 2**20} MiB mechlint keeps in memory")
     return lines
 
 
