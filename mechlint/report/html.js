@@ -5,8 +5,14 @@ var form=document.querySelector('.filters');if(!form)return;form.hidden=false;
 var status=form.querySelector('.shown-count');
 var rows=[].slice.call(document.querySelectorAll('.findings-index tbody tr'));
 var items=[].slice.call(document.querySelectorAll('li.finding'));
-var files=[].slice.call(document.querySelectorAll('section.file'));
 var LEVELS=['error','warning','note'];
+// what each count and each hideable part holds, found once: the filters only read `hidden` afterwards
+function within(scope,selector){return [].slice.call(scope.querySelectorAll(selector))}
+var files=within(document,'section.file').map(function(s){
+ return {node:s,items:within(s,'li.finding'),scenarios:within(s,'.scenario').map(function(c){
+  return {node:c,items:within(c,'li.finding')}})}});
+var tallies=within(document,'.tally').map(function(t){return {node:t,items:within(t.closest('details, section'),'[data-level]')}});
+function any(items){for(var i=0;i<items.length;i++)if(!items[i].hidden)return true;return false}
 function plural(n,w){return n+' '+w+(n===1?'':'s')}
 function words(c,empty){var out=[];LEVELS.forEach(function(l){if(c[l])out.push(plural(c[l],l))});return out.join(', ')||empty}
 function apply(){
@@ -21,13 +27,11 @@ function apply(){
   byFile[r.dataset.file]=(byFile[r.dataset.file]||0)+1;
   if('suppressed' in r.dataset)return;
   byLevel[r.dataset.level]++;var f=r.dataset.rule.split('/')[0];byFamily[f]=(byFamily[f]||0)+1;});
- files.forEach(function(s){
-  s.hidden=!all&&!s.querySelector('li.finding:not([hidden])');
-  if(!s.hidden)s.querySelectorAll('.scenario').forEach(function(sc){sc.hidden=!all&&!sc.querySelector('li.finding:not([hidden])')});});
- document.querySelectorAll('.tally').forEach(function(t){
-  var scope=t.closest('details, section'),c={error:0,warning:0,note:0};
-  scope.querySelectorAll('[data-level]:not([hidden])').forEach(function(e){c[e.dataset.level]++});
-  t.textContent=words(c,t.dataset.empty);});
+ files.forEach(function(f){
+  f.node.hidden=!all&&!any(f.items);
+  if(!f.node.hidden)f.scenarios.forEach(function(c){c.node.hidden=!all&&!any(c.items)});});
+ tallies.forEach(function(t){var c={error:0,warning:0,note:0};
+  t.items.forEach(function(e){if(!e.hidden)c[e.dataset.level]++});t.node.textContent=words(c,t.node.dataset.empty);});
  document.querySelectorAll('[data-count-level]').forEach(function(e){e.textContent=byLevel[e.dataset.countLevel]});
  document.querySelectorAll('[data-count-family]').forEach(function(e){e.textContent=byFamily[e.dataset.countFamily]||0});
  document.querySelectorAll('[data-count-file]').forEach(function(e){var n=byFile[e.dataset.countFile]||0;e.textContent=n;e.parentNode.hidden=!n});
@@ -84,5 +88,7 @@ document.querySelectorAll('.scenario').forEach(function(scenario){
   scenario.classList.add('playing');play.textContent='Stop';next.hidden=!still;show(0);});
  next.addEventListener('click',function(){if(at+1<frames.length)show(at+1);else stop(true)});
 });
+// printing shows everything: every folded section opens first
+window.addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach(function(d){d.open=true})});
 apply();
 })();
