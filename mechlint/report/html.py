@@ -1,10 +1,15 @@
-"""A self-contained HTML review report: totals, then each mechanism as a storyboard.
+"""A self-contained HTML review report: the run, totals, every finding at a glance, then each mechanism as a storyboard.
 
 One file, with its style and a small script inline and nothing fetched from
-the network. Without the script everything is shown; the script only filters
-findings by level and rule and folds or unfolds every file at once. Each
+the network (images only from ``data:`` URIs). Without the script everything
+is shown and counted whole; the script filters findings by level and rule
+(hiding files and scenarios left with none, and recounting every count),
+sorts the index of findings, plays a scenario step by step, and folds or
+unfolds every file at once. The header and the index are
+:mod:`~mechlint.report.htmlrun` and :mod:`~mechlint.report.htmlindex`. Each
 file is a section whose findings are placed where they point: at a step's
-frame, a target, a source, or the file as a whole. The page follows its own
+frame, a target, a source (with its diff since the pin when it changed), or
+the file as a whole. The page follows its own
 subject's bar: landmarks, headings in order, text contrast of at least 4.5:1,
 and no information by colour alone (every level, kind and change is also a
 word).
