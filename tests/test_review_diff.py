@@ -440,3 +440,22 @@ def test_a_source_too_large_to_keep_is_described_not_diffed(repo: Path, capsys: 
         f"now:    {4 * 1024 * 1024 + 1} bytes, sha256 {sha('y' * (4 * 1024 * 1024 + 1))}",
         "Not diffed: the file is larger than the 4 MiB mechlint keeps in memory",
     ]
+
+
+def test_naming_source_files_shows_only_their_diffs(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """As ``git diff PATH``: a path that is no folder and no .json file chooses sources, even a deleted one."""
+    commit(repo, "two articles", {"content/post.md": ARTICLE, "content/notes.md": ARTICLE, "content/old.md": ARTICLE})
+    sources = [
+        {"path": path, "sha256": sha(ARTICLE)} for path in ("content/post.md", "content/notes.md", "content/old.md")
+    ]
+    mechanism(repo, sources)
+    commit(
+        repo, "edit both, delete one", {"content/post.md": EDITED, "content/notes.md": EDITED, "content/old.md": None}
+    )
+    _, everything = as_json(capsys)
+    code, chosen = as_json(capsys, "content/notes.md")
+    _, gone = as_json(capsys, "content/old.md")
+    assert [s["path"] for s in everything["sources"]] == ["content/post.md", "content/notes.md", "content/old.md"]
+    assert code == 1 and [s["path"] for s in chosen["sources"]] == ["content/notes.md"]
+    assert [(s["path"], s["status"]) for s in gone["sources"]] == [("content/old.md", "deleted")]
+    assert as_json(capsys, "content/unchanged.md") == (0, {"version": 1, "changed": 0, "sources": []})

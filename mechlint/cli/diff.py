@@ -7,6 +7,8 @@ could be found), 2 a usage error or a file that cannot be read.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -31,7 +33,8 @@ def diff(
         Optional[list[Path]],  # noqa: UP045 - typer needs Optional on Python 3.11
         typer.Argument(
             metavar="PATHS",
-            help="Mechanism files, and folders walked as check walks them (default: the current folder).",
+            help="Mechanism files and folders (walked as check walks them), or source files: only their diffs are "
+            "shown (default: the current folder).",
             show_default=False,
         ),
     ] = None,
@@ -51,10 +54,11 @@ def diff(
     if output_format not in FORMATS:
         error(f"unknown format {output_format!r}; use one of: {', '.join(FORMATS)}")
         raise typer.Exit(EXIT_USAGE)
-    found = mechanism_files(files or [Path(".")])
+    named = [path for path in files or [] if _names_a_source(path)]
+    found = mechanism_files([path for path in files or [] if path not in named] or [Path(".")])
     provenance = provenance_or_exit(root)
     try:
-        reviewed, problems = reviewed_sources(found, provenance)
+        reviewed, problems = reviewed_sources(found, provenance, _only(named))
         if output_format == "json":
             write_output(_json(reviewed), None)
         else:
@@ -72,8 +76,30 @@ def diff(
     raise typer.Exit(EXIT_FINDINGS if reviewed else EXIT_OK)
 
 
-def reviewed_sources(found: list[tuple[Path, bytes]], provenance: Provenance) -> tuple[list[Reviewed], list[str]]:
-    """Every drifted source of these mechanism files, once each, with the places that cite it; and the problems."""
+def _names_a_source(path: Path) -> bool:
+    """A path that is no folder and no JSON file names a source (present or deleted), as ``git diff PATH`` does."""
+    return not path.is_dir() and path.suffix.lower() != ".json"
+
+
+def _only(named: list[Path]) -> Callable[[Source, Drift], bool] | None:
+    """Which drifts to show when source files are named: those whose file (then or now) is one of them."""
+    if not named:
+        return None
+    wanted = {os.path.abspath(path) for path in named}
+
+    def chosen(source: Source, drift: Drift) -> bool:
+        base = source.repository.base
+        paths = (drift.path, drift.current_path, drift.pinned_path)
+        return any(path and os.path.abspath(os.path.join(base, path)) in wanted for path in paths)
+
+    return chosen
+
+
+def reviewed_sources(
+    found: list[tuple[Path, bytes]], provenance: Provenance, only: Callable[[Source, Drift], bool] | None = None
+) -> tuple[list[Reviewed], list[str]]:
+    """Every drifted source of these mechanism files (those ``only`` chooses), once each, with the places that cite
+    it; and the problems."""
     from mechlint.document import load
     from mechlint.review.drift import drift_of
     from mechlint.review.render import Cited, review
@@ -91,7 +117,7 @@ def reviewed_sources(found: list[tuple[Path, bytes]], provenance: Provenance) ->
             known = drifts.get(id(source))
             if known is None:
                 drift = drift_of(source)
-                if drift is None:
+                if drift is None or (only is not None and not only(source, drift)):
                     continue
                 known = drifts[id(source)] = (source, drift, [])
             known[2].append(Cited(shown, sourced.pointer))
