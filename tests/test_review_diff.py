@@ -361,7 +361,12 @@ def test_usage_errors_exit_two(repo: Path, capsys: pytest.CaptureFixture[str]) -
     pinned_article(repo)
     assert diff(capsys, "--format", "xml") == (2, "", "mechlint: unknown format 'xml'; use one of: text, json\n")
     code, _, err = diff(capsys, "content/nothing")
-    assert (code, err) == (2, "mechlint: content/nothing: no such file or folder\n")
+    assert (code, err) == (
+        2,
+        "mechlint: content/nothing: no such file or folder, and no changed source has that path\n",
+    )
+    code, _, err = diff(capsys, "content/nothing.json")
+    assert (code, err) == (2, "mechlint: content/nothing.json: no such file or folder\n")
     write(repo, "content/mechanisms/broken.json", "{")
     write(repo, "content/post.md", EDITED)
     code, out, err = diff(capsys)
@@ -458,4 +463,5 @@ def test_naming_source_files_shows_only_their_diffs(repo: Path, capsys: pytest.C
     assert [s["path"] for s in everything["sources"]] == ["content/post.md", "content/notes.md", "content/old.md"]
     assert code == 1 and [s["path"] for s in chosen["sources"]] == ["content/notes.md"]
     assert [(s["path"], s["status"]) for s in gone["sources"]] == [("content/old.md", "deleted")]
+    write(repo, "content/unchanged.md", ARTICLE)  # a file no changed source has: nothing to show
     assert as_json(capsys, "content/unchanged.md") == (0, {"version": 1, "changed": 0, "sources": []})

@@ -57,8 +57,12 @@ def diff(
     named = [path for path in files or [] if _names_a_source(path)]
     found = mechanism_files([path for path in files or [] if path not in named] or [Path(".")])
     provenance = provenance_or_exit(root)
+    matched: set[str] = set()
     try:
-        reviewed, problems = reviewed_sources(found, provenance, _only(named))
+        reviewed, problems = reviewed_sources(found, provenance, _only(named, matched))
+        for path in named:  # a name that is nowhere and that no changed source has is a mistake, as in git diff
+            if not os.path.lexists(path) and os.path.abspath(path) not in matched:
+                problems.append(f"{path}: no such file or folder, and no changed source has that path")
         if output_format == "json":
             write_output(_json(reviewed), None)
         else:
@@ -81,8 +85,9 @@ def _names_a_source(path: Path) -> bool:
     return not path.is_dir() and path.suffix.lower() != ".json"
 
 
-def _only(named: list[Path]) -> Callable[[Source, Drift], bool] | None:
-    """Which drifts to show when source files are named: those whose file (then or now) is one of them."""
+def _only(named: list[Path], matched: set[str]) -> Callable[[Source, Drift], bool] | None:
+    """Which drifts to show when source files are named: those whose file (then or now) is one of them (each
+    name that chose one goes into ``matched``)."""
     if not named:
         return None
     wanted = {os.path.abspath(path) for path in named}
@@ -90,7 +95,9 @@ def _only(named: list[Path]) -> Callable[[Source, Drift], bool] | None:
     def chosen(source: Source, drift: Drift) -> bool:
         base = source.repository.base
         paths = (drift.path, drift.current_path, drift.pinned_path)
-        return any(path and os.path.abspath(os.path.join(base, path)) in wanted for path in paths)
+        hits = {os.path.abspath(os.path.join(base, path)) for path in paths if path} & wanted
+        matched.update(hits)
+        return bool(hits)
 
     return chosen
 
