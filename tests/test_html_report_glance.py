@@ -163,13 +163,14 @@ def test_the_header_names_repository_branch_commit_time_version_configuration_an
 
 def test_hostile_run_facts_are_escaped() -> None:
     run = RunFacts("<b>repo</b>", "feature/<script>x()</script>", "0" * 40, "2026-01-01T00:00:00Z", "a\x1b[2J.toml")
-    diff = SourceDiff("m.json", "/sources/0", ("source x", "pinned bytes: <img src=x onerror=y()>"), "+<script>\n")
+    summary = ("source x", "pinned bytes: <img src=x onerror=y()>")
+    diff = SourceDiff("m.json", "/sources/0", summary, "+<script>\n", lines=(("add", "+<script>", ((1, 9),)),))
     data = {"title": "t", "sources": [{"path": "x.md", "sha256": "a" * 64, "description": "d"}], "scenarios": []}
     report = Report(files=(FileReport("m.json", "m.json", (), story=story_of(data)),), files_checked=1)
     page = reporter("html")(report, OutputOptions(run=run._replace(diffs=(diff,))))
     assert "<b>repo" not in page and "<script>x()" not in page and "<img src=x" not in page
     assert "feature/&lt;script&gt;x()&lt;/script&gt;" in page and "a\\x1b[2J.toml" in page
-    assert '<span class="add">+&lt;script&gt;\n</span>' in page
+    assert '<span class="add">+<mark>&lt;script&gt;</mark>\n</span>' in page
     assert page.count("<script>") == 1
 
 
@@ -184,8 +185,9 @@ def test_a_stale_source_shows_its_diff_inline_folded_under_its_row(blog_page: tu
         '<summary>What changed since the pin <span class="changes">(1 line added, 1 removed)</span></summary>' in shown
     )
     assert f'<span class="meta">--- a/{POST}@{first[:12]}\n</span>' in shown
-    assert f'<span class="del">-{OLD_TAIL}\n</span>' in shown
-    assert f'<span class="add">+{NEW_TAIL.replace("<", "&lt;").replace(">", "&gt;")}\n</span>' in shown
+    # the sentence that changed is marked (here the whole line: the sentence's part on it)
+    assert f'<span class="del">-<mark>{OLD_TAIL}</mark>\n</span>' in shown
+    assert f'<span class="add">+<mark>{NEW_TAIL.replace("<", "&lt;").replace(">", "&gt;")}</mark>\n</span>' in shown
 
 
 # -- in Chromium -------------------------------------------------------------------------------------------------

@@ -45,12 +45,12 @@ def run_header(options: OutputOptions) -> str:
 
 def source_diff(diff: SourceDiff) -> str:
     """What changed in a source since its pin, folded: the summary, then the diff coloured by line (and signed)."""
-    changes = _changes(diff.diff) if diff.diff is not None else "not text: sizes and digests"
+    changes = _changes(diff) if diff.diff is not None else "not text: sizes and digests"
     summary = "".join(f"<p>{_e(line)}</p>" for line in diff.summary[1:])  # the first names the source: the row does
     if diff.diff is None:
         body = "<pre>" + "\n".join(_e(line) for line in diff.sides) + "</pre>"
     else:
-        body = "<pre>" + "".join(_line(line) for line in diff.diff.splitlines()) + "</pre>"
+        body = "<pre>" + "".join(_line(kind, text, marks) for kind, text, marks in diff.lines) + "</pre>"
     return (
         f'<details class="diff"><summary>What changed since the pin <span class="changes">({changes})</span></summary>'
         f"{summary}{_drawings(diff)}{body}</details>"
@@ -71,16 +71,22 @@ def _drawings(diff: SourceDiff) -> str:
     )
 
 
-def _changes(text: str) -> str:
-    lines = text.splitlines()[2:]
-    added = sum(1 for line in lines if line.startswith("+"))
-    removed = sum(1 for line in lines if line.startswith("-"))
+def _changes(diff: SourceDiff) -> str:
+    added = sum(1 for kind, _, _ in diff.lines if kind == "add")
+    removed = sum(1 for kind, _, _ in diff.lines if kind == "del")
     return f"{added} line{'' if added == 1 else 's'} added, {removed} removed"
 
 
-def _line(line: str) -> str:
-    kind = "hunk" if line.startswith("@@") else "add" if line.startswith("+") else "del" if line.startswith("-") else ""
-    if line.startswith(("+++ ", "--- ")):
-        kind = "meta"
-    shown = _e(line) or " "
-    return f'<span class="{kind}">{shown}\n</span>' if kind else f"{shown}\n"  # the line end inside: one line
+_KINDS = frozenset({"meta", "hunk", "add", "del", "note"})
+
+
+def _line(kind: str, text: str, marks: tuple[tuple[int, int], ...]) -> str:
+    """One line of the diff, its changed parts (the sentence or word) marked; the line end inside its span."""
+    parts, at = [], 0
+    for start, end in marks:
+        if at <= start < end <= len(text):
+            parts += [_e(text[at:start]), "<mark>", _e(text[start:end]), "</mark>"]
+            at = end
+    parts.append(_e(text[at:]))
+    shown = "".join(parts) or " "
+    return f'<span class="{kind}">{shown}\n</span>' if kind in _KINDS else f"{shown}\n"

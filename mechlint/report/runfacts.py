@@ -28,6 +28,9 @@ class SourceDiff(Record):
     #: For an SVG source: each version, sanitised, as a ``data:image/svg+xml`` URI ("" when it cannot be shown).
     pinned_image: str = ""
     current_image: str = ""
+    #: The diff line by line: ``(kind, text, changed parts)``, kind ``meta``, ``hunk``, ``context``, ``del``,
+    #: ``add`` or ``note``; the changed parts (the sentence or word that changed) are offsets in ``text``.
+    lines: tuple[tuple[str, str, tuple[tuple[int, int], ...]], ...] = ()
 
 
 class RunFacts(Record):

@@ -79,7 +79,7 @@ def _file_diffs(file: FileReport, provenance: Provenance, project_root: Path) ->
     from mechlint.document import load
     from mechlint.report.escape import report_path
     from mechlint.review.drift import drift_of
-    from mechlint.review.render import Cited, plain_diff, review, side_lines, summary_lines
+    from mechlint.review.render import Cited, diff_lines, plain_diff, review, side_lines, summary_lines
 
     # the file's path relative to the project root, or its file:// URI outside it (``paths.repository_uri``)
     location = Path(report_path(file.uri)) if file.uri.startswith("file://") else project_root / file.uri
@@ -100,7 +100,7 @@ def _file_diffs(file: FileReport, provenance: Provenance, project_root: Path) ->
         sides = tuple(side_lines(reviewed)) if reviewed.hunks is None else ()
         images = _drawings(drift.pinned, drift.current, drift.current_path or drift.path)
         diff = SourceDiff(file.path, sourced.pointer, tuple(summary_lines(reviewed)), plain_diff(reviewed), sides)
-        found.append(diff._replace(pinned_image=images[0], current_image=images[1]))
+        found.append(diff._replace(lines=tuple(diff_lines(reviewed)), pinned_image=images[0], current_image=images[1]))
     return found
 
 

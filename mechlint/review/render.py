@@ -26,6 +26,7 @@ __all__ = [
     "as_data",
     "as_markdown",
     "as_terminal",
+    "diff_lines",
     "plain_diff",
     "review",
     "side_lines",
@@ -146,19 +147,32 @@ def as_terminal(reviewed: Reviewed, color: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: What a line of a unified diff is: a header, a hunk's range, a line of both sides, of one, or git's note.
+DiffLine = tuple[str, str, tuple[tuple[int, int], ...]]
+
+
+def diff_lines(reviewed: Reviewed) -> list[DiffLine]:
+    """The unified diff line by line: ``(kind, text, changed parts)``, kind ``meta``, ``hunk``, ``context``,
+    ``del``, ``add`` or ``note``; the changed parts are offsets in ``text`` (after its sign). Empty when not text."""
+    if reviewed.hunks is None:
+        return []
+    drift = reviewed.drift
+    out: list[DiffLine] = [("meta", f"--- {old_name(drift)}", ()), ("meta", f"+++ {new_name(drift)}", ())]
+    kinds = {" ": "context", "-": "del", "+": "add"}
+    for hunk in reviewed.hunks:
+        out.append(("hunk", hunk.header, ()))
+        for line in hunk.lines:
+            out.append((kinds[line.op], f"{line.op}{line.text}", tuple((a + 1, b + 1) for a, b in line.changed)))
+            if not line.eol:
+                out.append(("note", NO_NEWLINE, ()))
+    return out
+
+
 def plain_diff(reviewed: Reviewed) -> str | None:
     """The unified diff as text (no colour, nothing escaped), or ``None`` when there is no text diff."""
     if reviewed.hunks is None:
         return None
-    drift = reviewed.drift
-    out = [f"--- {old_name(drift)}\n", f"+++ {new_name(drift)}\n"]
-    for hunk in reviewed.hunks:
-        out.append(hunk.header + "\n")
-        for line in hunk.lines:
-            out.append(f"{line.op}{line.text}\n")
-            if not line.eol:
-                out.append(NO_NEWLINE + "\n")
-    return "".join(out)
+    return "".join(text + "\n" for _, text, _ in diff_lines(reviewed))
 
 
 def as_data(reviewed: Reviewed) -> dict[str, Any]:
