@@ -17,7 +17,7 @@ from tests.gitrepo import commit, init, write
 
 MECHLINT = str(Path(sys.executable).parent / "mechlint")
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "clean" / "mechanisms" / "prefix-cache.json"
-COMMANDS = ["check", "fix", "rules", "rule", "pin", "keygen", "attest", "verify", "server", "completion"]
+COMMANDS = ["check", "fix", "rules", "rule", "pin", "diff", "keygen", "attest", "verify", "server", "completion"]
 
 
 def run(*arguments: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -15,6 +15,7 @@ import typer
 from mechlint.cli.attest import attest, keygen, verify
 from mechlint.cli.check import check
 from mechlint.cli.completion import completion
+from mechlint.cli.diff import diff
 from mechlint.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, guarded
 from mechlint.cli.fix import fix
 from mechlint.cli.new import new_file, print_schema
@@ -58,6 +59,7 @@ app.command("schema")(print_schema)
 app.command("rules")(list_rules)
 app.command("rule")(show_rule)
 app.command()(pin)
+app.command("diff")(diff)
 app.command()(keygen)
 app.command()(attest)
 app.command()(verify)

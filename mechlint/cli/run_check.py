@@ -357,6 +357,8 @@ def _run_check(options: CheckOptions) -> int:
         )
         sys.stderr.write(nothing + "\n")
     writes = _writes(options, output_format, main_output, extra_outputs, project_root)
+    if Format.html in formats:
+        writes = _with_run_facts(writes, report, project_root, root, config)
     empty = bool(nothing) and not targets  # the line on stderr is the whole text report
     if not _write_reports(report, writes, project_root, quiet_text=empty, text=nothing + "\n" if empty else None):
         return EXIT_USAGE
@@ -401,6 +403,19 @@ def _writes(
     if options.quiet >= 2 and main_output is None:
         writes = writes[1:]  # -qq: nothing on standard output, only the exit code (files are still written)
     return writes
+
+
+def _with_run_facts(writes: Writes, report: Report, project_root: Path, root: Path | None, config: Config) -> Writes:
+    """The HTML report's options with the run's facts: its header, and the diff of each changed source."""
+    from mechlint.provenance.resolve import DEFAULT_FROZEN, Provenance
+    from mechlint.review.forreport import run_facts
+
+    provenance = Provenance(root, config.frozen_pattern() or DEFAULT_FROZEN, fallback=project_root)
+    try:
+        facts = run_facts(report, project_root, provenance, config.source)
+    finally:
+        provenance.close()
+    return [(kind, target, how._replace(run=facts) if kind is Format.html else how) for kind, target, how in writes]
 
 
 def _write_reports(report: Report, writes: Writes, project_root: Path, quiet_text: bool, text: str | None) -> bool:

@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mechlint.config import Config, EnabledRule, load_config
 from mechlint.document import Document, load
@@ -30,6 +31,9 @@ from mechlint.run.discovery import find_project_root, is_mechanism_file
 from mechlint.run.engine import rule_infos, source_paths
 from mechlint.run.fixattach import placed_with_fixes
 from mechlint.safety.paths import relative_posix
+
+if TYPE_CHECKING:
+    from mechlint.provenance.resolve import Provenance
 
 INVALID_CONFIG = INVALID_CONFIG_RULE.id
 Stat = tuple[int, int, int, int, int] | None
@@ -215,6 +219,11 @@ class Checker:
 
         outcome = fix_bytes(path, path.name, text.encode("utf-8", "surrogatepass"), lint, unsafe=False)
         return outcome.after.decode("utf-8", "surrogatepass") if outcome.changed else None
+
+    def provenance(self, path: Path) -> Provenance | None:
+        """The sources' facts of the project of ``path`` (``None`` when its configuration cannot be used)."""
+        project = self._project(path)
+        return None if isinstance(project, ConfigError) else project.services.provenance()
 
     def pinned_text(self, path: Path, text: str) -> str | None:
         """The buffer with every source pinned to its current bytes, as ``mechlint pin`` would write it."""

@@ -27,7 +27,7 @@ from pygls.protocol.json_rpc import JsonRPCNotification
 from pygls.uris import to_fs_path
 
 from mechlint.errors import ConfigError
-from mechlint.lsp import actions, authoring
+from mechlint.lsp import actions, authoring, whatchanged
 from mechlint.lsp.checker import INVALID_CONFIG, Checked, Checker
 from mechlint.lsp.diagnostics import SOURCE, diagnostic, diagnostics
 from mechlint.lsp.positions import TextIndex
@@ -241,7 +241,9 @@ def create(root: Path | None = None, debounce: float = DEBOUNCE) -> MechlintServ
     def hover(ls: MechlintServer, params: types.HoverParams) -> types.Hover | None:
         def answer() -> types.Hover | None:
             text, index, offset = _at(ls, params.text_document.uri, params.position)
-            return authoring.hover(text, index, offset, _data(ls, params.text_document.uri))
+            return _changed_hover(ls, params.text_document.uri, index, offset) or authoring.hover(
+                text, index, offset, _data(ls, params.text_document.uri)
+            )
 
         return ls.guard(answer, None)
 
@@ -274,6 +276,14 @@ def _at(ls: MechlintServer, uri: str, position: types.Position) -> tuple[str, Te
     text = ls.workspace.get_text_document(uri).source if ls.is_open(uri) else ""
     index = ls.index(text)
     return text, index, index.offset(position)
+
+
+def _changed_hover(ls: MechlintServer, uri: str, index: TextIndex, offset: int) -> types.Hover | None:
+    """What changed since the pin, over a source whose bytes changed (see :mod:`mechlint.lsp.whatchanged`)."""
+    checked, path = ls.current(uri), ls.path_of(uri)
+    if checked is None or path is None:
+        return None
+    return whatchanged.hover(checked, index, offset, ls.checker.provenance(path))
 
 
 def _data(ls: MechlintServer, uri: str) -> Any:

@@ -1,10 +1,15 @@
-"""A self-contained HTML review report: totals, then each mechanism as a storyboard.
+"""A self-contained HTML review report: the run, totals, every finding at a glance, then each mechanism as a storyboard.
 
 One file, with its style and a small script inline and nothing fetched from
-the network. Without the script everything is shown; the script only filters
-findings by level and rule and folds or unfolds every file at once. Each
+the network (images only from ``data:`` URIs). Without the script everything
+is shown and counted whole; the script filters findings by level and rule
+(hiding files and scenarios left with none, and recounting every count),
+sorts the index of findings, plays a scenario step by step, and folds or
+unfolds every file at once. The header and the index are
+:mod:`~mechlint.report.htmlrun` and :mod:`~mechlint.report.htmlindex`. Each
 file is a section whose findings are placed where they point: at a step's
-frame, a target, a source, or the file as a whole. The page follows its own
+frame, a target, a source (with its diff since the pin when it changed), or
+the file as a whole. The page follows its own
 subject's bar: landmarks, headings in order, text contrast of at least 4.5:1,
 and no information by colour alone (every level, kind and change is also a
 word).
@@ -29,16 +34,19 @@ from html import escape
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from mechlint.model import Level, Report, Result
+from mechlint.model import Report, Result
 from mechlint.report.escape import visible, visible_name
+from mechlint.report.htmlindex import LEVELS, anchor_of, findings_index, tally_span
+from mechlint.report.htmlrun import run_header, source_diff
 from mechlint.report.options import OutputOptions
 
 if TYPE_CHECKING:
     from mechlint.model import FileReport, ScenarioStory, StepStory, Story
+    from mechlint.report.runfacts import SourceDiff
 
 #: More files than this and each file starts folded.
 FOLD_ABOVE = 10
-_LEVELS = (Level.ERROR, Level.WARNING, Level.NOTE)
+_LEVELS = LEVELS
 _STEP = re.compile(r"^(/scenarios/\d+/steps/\d+)(?:/|$)")
 _SCENARIO = re.compile(r"^(/scenarios/\d+)(?:/|$)")
 _SOURCE = re.compile(r"^(/sources/\d+)(?:/|$)")
@@ -85,8 +93,10 @@ def _seconds(milliseconds: int, up: bool = False) -> str:
 class _Placed:
     """The findings of one file, sorted by the part of the story they point at."""
 
-    def __init__(self, results: tuple[Result, ...], links: dict[str, str]) -> None:
+    def __init__(self, results: tuple[Result, ...], links: dict[str, str], number: int = 0) -> None:
         self.links = links
+        #: Each finding's id in the page (by identity: two equal findings are two rows of the index).
+        self.anchors = {id(result): anchor_of(number, k) for k, result in enumerate(results)}
         self.by_part: dict[str, list[Result]] = {}
         self.file: list[Result] = []
         for result in results:
@@ -103,7 +113,7 @@ class _Placed:
 
     def shown(self, results: list[Result]) -> str:
         """The findings as a list, each linked to its rule's documentation."""
-        return _findings(results, self.links)
+        return _findings(results, self.links, self.anchors)
 
     def claim_unplaced(self, known: set[str]) -> None:
         """Findings whose part the story does not show (a malformed step) go to the file level."""
@@ -112,7 +122,7 @@ class _Placed:
         self.file.sort(key=Result.sort_key)
 
 
-def _finding(result: Result, links: dict[str, str]) -> str:
+def _finding(result: Result, links: dict[str, str], anchors: dict[int, str]) -> str:
     region = result.region
     level = result.level.label
     trace = ""
@@ -123,7 +133,8 @@ def _finding(result: Result, links: dict[str, str]) -> str:
         )
     suppressed = f' <span class="badge">suppressed: {_e(result.suppressed)}</span>' if result.suppressed else ""
     return (
-        f'<li class="finding level-{level}" data-level="{level}" data-rule="{_e(result.rule_id)}">'
+        f'<li class="finding level-{level}" id="{anchors.get(id(result), "")}" data-level="{level}"'
+        f' data-rule="{_e(result.rule_id)}">'
         f'<span class="badge badge-{level}">{level}</span> '
         f"{_rule_link(result.rule_id, links)} "
         f'<span class="where">line {region.start_line}, column {region.start_column}</span>'
@@ -138,10 +149,10 @@ def _rule_link(rule_id: str, links: dict[str, str]) -> str:
     return f'<a class="rule" href="{_e(uri)}">{_e(rule_id)}</a>'
 
 
-def _findings(results: list[Result], links: dict[str, str]) -> str:
+def _findings(results: list[Result], links: dict[str, str], anchors: dict[int, str]) -> str:
     if not results:
         return ""
-    return '<ul class="findings">' + "".join(_finding(r, links) for r in results) + "</ul>"
+    return '<ul class="findings">' + "".join(_finding(r, links, anchors) for r in results) + "</ul>"
 
 
 def _source_status(results: list[Result], pinned: bool, checked: bool) -> str:
@@ -153,7 +164,7 @@ def _source_status(results: list[Result], pinned: bool, checked: bool) -> str:
     return "ok" if pinned else "unpinned"
 
 
-def _sources(story: Story, placed: _Placed, provenance: bool) -> str:
+def _sources(story: Story, placed: _Placed, provenance: bool, diffs: dict[str, SourceDiff]) -> str:
     if not story.sources:
         return ""
     rows = []
@@ -165,17 +176,21 @@ def _sources(story: Story, placed: _Placed, provenance: bool) -> str:
             f"<tr><td><code>{_name(source.path)}</code><br>{_e(source.description)}</td>"
             f'<td>{digest}</td><td><span class="status">{_e(status)}</span>{placed.shown(results)}</td></tr>'
         )
+        if source.pointer in diffs:
+            rows.append(f'<tr class="diff-row"><td colspan="3">{source_diff(diffs[source.pointer])}</td></tr>')
     return (
-        '<h3>Sources</h3><table class="sources"><thead><tr><th scope="col">Path</th>'
+        '<h3>Sources</h3><div class="table-wrap"><table class="sources"><thead><tr><th scope="col">Path</th>'
         '<th scope="col">Pinned sha256</th><th scope="col">Provenance</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
 def _targets(story: Story, placed: _Placed) -> str:
     rows = []
+    held: list[Result] = []
     for target in story.targets:
         results = placed.at(f"/targets/{_pointer_token(target.key)}")
+        held += results
         rows.append(
             f"<tr><td><code>{_e(target.key)}</code></td><td>{_kind(target.kind)}</td>"
             f"<td>{_e(target.label)}{placed.shown(results)}</td></tr>"
@@ -183,7 +198,7 @@ def _targets(story: Story, placed: _Placed) -> str:
     if not rows:
         return ""
     return (
-        '<details class="targets"><summary>Targets (' + str(len(rows)) + ")</summary>"
+        f'<details class="targets"><summary>Targets ({len(rows)}) — {tally_span(held)}</summary>'
         '<table><thead><tr><th scope="col">Key</th><th scope="col">Kind</th><th scope="col">Label</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></details>"
     )
@@ -242,7 +257,8 @@ def _frame(number: int, step: StepStory, story: Story, placed: _Placed) -> str:
     results = placed.at(step.pointer)
     flag = f' <span class="count">({_plural(len(results), "finding")})</span>' if results else ""
     return (
-        f'<li class="frame{" has-findings" if results else ""}" id="{_e(_anchor(step.pointer))}">'
+        f'<li class="frame{" has-findings" if results else ""}" id="{_e(_anchor(step.pointer))}"'
+        f' data-duration="{step.duration if step.duration is not None else 0}">'
         f"<h4>Step {number}: {_e(step.title) or '<em>untitled</em>'}{flag}</h4>"
         f'<p class="description">{_e(step.description)}</p>'
         f"{lit_html}"
@@ -278,16 +294,17 @@ def _known_parts(story: Story) -> set[str]:
     return known
 
 
-def _file_section(number: int, file: FileReport, open_: bool, provenance: bool, links: dict[str, str]) -> str:
-    placed = _Placed(file.results, links)
+def _file_section(
+    number: int, file: FileReport, open_: bool, provenance: bool, links: dict[str, str], diffs: dict[str, SourceDiff]
+) -> str:
+    placed = _Placed(file.results, links, number)
     story = file.story
     body = []
     if story is not None:
         placed.claim_unplaced(_known_parts(story))
     else:
         placed.claim_unplaced(set())
-    counts = Counter(r.level for r in file.results)
-    tally = ", ".join(_plural(counts[level], level.label) for level in _LEVELS if counts[level]) or "no findings"
+    tally = tally_span(file.results)
     heading = f'<h2 id="file-{number}"><code>{_name(file.path)}</code> <span class="count">({tally})</span></h2>'
     if story is not None:
         title = f'<p class="title"><strong>{_e(story.title) or "<em>no title</em>"}</strong></p>'
@@ -296,30 +313,40 @@ def _file_section(number: int, file: FileReport, open_: bool, provenance: bool, 
     if placed.file:
         body.append("<h3>About the whole file</h3>" + placed.shown(placed.file))
     if story is not None:
-        body.append(_sources(story, placed, provenance))
+        body.append(_sources(story, placed, provenance, diffs))
         body.append(_targets(story, placed))
         body.extend(_scenario(s, story, placed) for s in story.scenarios)
     state = " open" if open_ else ""
     return (
         f'<section class="file" aria-labelledby="file-{number}">{heading}'
-        f'<details class="fold"{state}><summary>Findings and storyboard</summary>{"".join(body)}</details></section>'
+        f'<details class="fold"{state}><summary>Findings and storyboard — {tally_span(file.results)}</summary>'
+        f"{''.join(body)}</details></section>"
     )
 
 
 def _totals(report: Report, files: list[FileReport]) -> str:
+    """The counts of the run, each marked with what it counts, so that the filters recount it (``html.js``)."""
     results = report.results
     by_level = Counter(r.level for r in results)
     by_family = Counter(r.rule_id.split("/", 1)[0] for r in results)
-    level_rows = "".join(f'<tr><th scope="row">{level.label}</th><td>{by_level[level]}</td></tr>' for level in _LEVELS)
-    family_rows = "".join(f'<tr><th scope="row">{_e(f)}</th><td>{n}</td></tr>' for f, n in sorted(by_family.items()))
-    worst = [f for f in files if f.results][:10]
+    level_rows = "".join(
+        f'<tr><th scope="row">{level.label}</th><td data-count-level="{level.label}">{by_level[level]}</td></tr>'
+        for level in _LEVELS
+    )
+    family_rows = "".join(
+        f'<tr><th scope="row">{_e(f)}</th><td data-count-family="{_e(f)}">{n}</td></tr>'
+        for f, n in sorted(by_family.items())
+    )
+    worst = [(n, f) for n, f in enumerate(files) if f.results][:10]
     worst_items = "".join(
-        f'<li><a href="#file-{n}"><code>{_name(f.path)}</code></a>: {_plural(len(f.results), "finding")}</li>'
-        for n, f in enumerate(worst)
+        f'<li data-file-item="{n}"><a href="#file-{n}"><code>{_name(f.path)}</code></a>: '
+        f'<span data-count-file="{n}">{len(f.results)}</span> finding{"" if len(f.results) == 1 else "s"}</li>'
+        for n, f in worst
     )
     return (
         '<section aria-labelledby="totals"><h2 id="totals">Totals</h2>'
-        f"<p>{_plural(report.files_checked, 'file')} checked, {_plural(len(results), 'finding')}"
+        f"<p>{_plural(report.files_checked, 'file')} checked, <span data-count-all>{len(results)}</span> "
+        f"finding{'' if len(results) == 1 else 's'}"
         f"{f', {report.suppressed} suppressed' if report.suppressed else ''}.</p>"
         '<div class="tables"><table><caption>By level</caption><tbody>' + level_rows + "</tbody></table>"
         "<table><caption>By family</caption><tbody>"
@@ -352,7 +379,12 @@ def render(report: Report, options: OutputOptions) -> str:
     fold_open = len(files) <= FOLD_ABOVE
     provenance = any(rule.id.startswith("provenance/") for rule in report.rules)
     links = {rule.id: rule.help_uri for rule in report.rules}
-    sections = "".join(_file_section(n, f, fold_open, provenance, links) for n, f in enumerate(files))
+    by_file: dict[str, dict[str, SourceDiff]] = {}
+    for diff in options.run.diffs if options.run is not None else ():
+        by_file.setdefault(diff.file, {})[diff.pointer] = diff
+    sections = "".join(
+        _file_section(n, f, fold_open, provenance, links, by_file.get(f.path, {})) for n, f in enumerate(files)
+    )
     notices = "".join(
         f"<li>internal error in {_e(n.rule_id)} on <code>{_name(n.path)}</code></li>" for n in report.notifications
     )
@@ -361,11 +393,12 @@ def render(report: Report, options: OutputOptions) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
         f"<title>mechlint review report</title><style>{_asset('html.css')}</style></head><body>"
         '<a class="skip" href="#main">Skip to the findings</a>'
-        f"<header><h1>mechlint review report</h1><p>Made by mechlint{version}.</p></header>"
-        f'<main id="main">{_totals(report, files)}{_filters(report)}'
+        f"<header><h1>mechlint review report</h1>{run_header(options) or f'<p>Made by mechlint{version}.</p>'}"
+        "</header>"
+        f'<main id="main">{_totals(report, files)}{_filters(report)}{findings_index(files, links)}'
         + (
             f'<section aria-labelledby="notices"><h2 id="notices">Internal errors</h2><ul>{notices}</ul></section>'
             if notices

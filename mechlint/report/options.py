@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mechlint.records import Record
+
+if TYPE_CHECKING:
+    from mechlint.report.runfacts import RunFacts
 
 __all__ = ["DEFAULT_WIDTH", "OutputOptions"]
 
@@ -27,3 +32,5 @@ class OutputOptions(Record):
     concise: bool = False
     #: ``--unsafe-fixes``: unsafe fixes count as fixable (marked ``[*]``) as safe ones do.
     unsafe_fixes: bool = False
+    #: Where, when and how the run was made, and what changed in stale sources (the HTML report's header).
+    run: RunFacts | None = None

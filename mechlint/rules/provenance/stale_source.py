@@ -5,8 +5,9 @@ working tree holds other bytes. The message names the commit that holds the
 pinned bytes and the commit that changed them (the change HEAD has, not one
 made on another branch), or says that the change is not committed yet. When
 the file had another name in that commit, the message says it: ``git show
-COMMIT:PATH`` gives the pinned bytes. After review, ``mechlint pin`` updates
-the digest.
+COMMIT:PATH`` gives the pinned bytes. ``mechlint diff`` (or a hover over the
+source in an editor) shows what changed since the pin; after review,
+``mechlint pin`` updates the digest.
 """
 
 from __future__ import annotations
