@@ -10,7 +10,8 @@ gives the same text:
 generated values. A value it does not know the way the standard encoder does
 (a key that is not a string) is left to the standard encoder, and so is one
 too deep for the walk (a circular reference). Objects and arrays, most of what
-is walked, are recognised by their exact type before anything else is tried.
+is walked, are recognised by their exact type before anything else is tried,
+and the text before a member's value is made once for each key and indent.
 ``tests/test_report_scale_json.py`` holds it equal on hostile values.
 
 Letting the C encoder write the compact text and indenting that with string
@@ -54,6 +55,9 @@ def dumps(value: Any) -> str:
 
 
 _LEAVES: dict[Any, Any] = {str: encode_basestring, int: int.__repr__, bool: lambda v: "true" if v else "false"}
+#: By indent, the text before a member's value (new line, indent, key, colon): a report repeats a few keys.
+_PREFIXES: dict[str, dict[str, str]] = {}
+_PREFIXES_KEPT = 256
 #: The exact types :func:`_walk` needs no ``isinstance`` for.
 _KNOWN = frozenset((dict, list, tuple, *_LEAVES))
 
@@ -70,17 +74,25 @@ def _walk(value: Any, pad: str, write: Any) -> None:
             write("{}")
             return
         inner = pad + _INDENT
-        separator = "{\n" + inner
+        prefixes = _PREFIXES.get(inner)
+        if prefixes is None:
+            prefixes = _PREFIXES[inner] = {}
+        separator = "{"
         for key, item in value.items():
-            if type(key) is not str and not isinstance(key, str):
-                raise _Unusual
+            prefix = prefixes.get(key)
+            if prefix is None:
+                if type(key) is not str and not isinstance(key, str):
+                    raise _Unusual
+                prefix = "\n" + inner + encode_basestring(key) + ": "
+                if len(prefixes) < _PREFIXES_KEPT:
+                    prefixes[key] = prefix
             leaf = _LEAVES.get(type(item))
             if leaf is not None:
-                write(separator + encode_basestring(key) + ": " + leaf(item))
+                write(separator + prefix + leaf(item))
             else:
-                write(separator + encode_basestring(key) + ": ")
+                write(separator + prefix)
                 _walk(item, inner, write)
-            separator = ",\n" + inner
+            separator = ","
         write("\n" + pad + "}")
     elif kind is list or kind is tuple or (kind not in _KNOWN and isinstance(value, list | tuple)):
         if not value:
