@@ -9,6 +9,7 @@ lost, and finishes the others.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import signal
 import subprocess
@@ -30,16 +31,19 @@ PARENT = os.getpid()
 
 @pytest.fixture(autouse=True)
 def never_wait_forever() -> Iterator[None]:
-    """A run that hangs fails the test (SIGALRM) instead of the suite."""
+    """A run that hangs fails the test (SIGALRM) instead of the suite; if even that waits (the old pool, waiting
+    for its lost task, ignored it), the test process ends with every thread's traceback."""
 
     def stop(signum: int, frame: object) -> None:
         raise TimeoutError("the run did not finish")
 
     previous = signal.signal(signal.SIGALRM, stop)
     signal.alarm(120)
+    faulthandler.dump_traceback_later(240, exit=True)
     try:
         yield
     finally:
+        faulthandler.cancel_dump_traceback_later()
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
 
