@@ -50,15 +50,18 @@ class _Worker:
 def _serve(
     pipe: Connection, start: Callable[[], None], do_one: Callable[[int], object], after: Callable[[], None]
 ) -> None:
-    """A worker's life: chunks from the pipe until told to stop, each item's outcome sent as soon as it is made."""
+    """A worker's life: chunks from the pipe until told to stop, each item's outcome sent as soon as it is made.
+
+    A parent gone (its end of the pipe closed) ends the worker quietly: no
+    ``BrokenPipeError`` traceback in a log that has nobody left to read it.
+    """
     start()
-    while True:
-        try:
-            bounds = pipe.recv()
-        except EOFError:  # the parent is gone
-            return
-        if bounds is None:
-            return
+    with contextlib.suppress(OSError, EOFError):
+        _serve_chunks(pipe, do_one, after)
+
+
+def _serve_chunks(pipe: Connection, do_one: Callable[[int], object], after: Callable[[], None]) -> None:
+    while (bounds := pipe.recv()) is not None:
         try:
             for index in range(*bounds):
                 outcome = do_one(index)

@@ -135,3 +135,21 @@ def test_a_check_whose_worker_is_killed_reports_that_file_and_checks_the_others(
     assert f"mechlint: internal error in mechlint/internal-error on {name}; please report it" in lines
     assert lines[-1] == "Found 1 error in 1 of 64 files.", stdout
     assert run.returncode == 1
+
+
+def test_a_worker_whose_parent_is_gone_ends_quietly(capfd: pytest.CaptureFixture[str]) -> None:
+    """Its answer cannot be sent (the pipe's other end is closed): no ``BrokenPipeError`` traceback, exit 0."""
+    import multiprocessing
+
+    from mechlint.workerpool import _serve
+
+    context = multiprocessing.get_context("fork")
+    parent_end, child_end = context.Pipe()
+    parent_end.send((0, 3))
+    parent_end.close()
+    worker = context.Process(target=_serve, args=(child_end, lambda: None, lambda index: index, lambda: None))
+    worker.start()
+    child_end.close()
+    worker.join(60)
+    assert worker.exitcode == 0
+    assert "Traceback" not in capfd.readouterr().err
