@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.context import ForkContext, ForkProcess
 
-__all__ = ["Lost", "WorkerFailed", "run_watched"]
+__all__ = ["Lost", "WorkerFailed", "run_watched", "serve"]
 
 
 class Lost:
@@ -47,7 +47,7 @@ class _Worker:
         self.next = 0  # the first item of the chunk not answered yet
 
 
-def _serve(
+def serve(
     pipe: Connection, start: Callable[[], None], do_one: Callable[[int], object], after: Callable[[], None]
 ) -> None:
     """A worker's life: chunks from the pipe until told to stop, each item's outcome sent as soon as it is made.
@@ -104,7 +104,7 @@ class _Watched:
         """Start one worker; False when no process (or pipe) can be made."""
         try:
             parent_end, child_end = self.context.Pipe()
-            process = self.context.Process(target=_serve, args=(child_end, self.start, self.do_one, self.after))
+            process = self.context.Process(target=serve, args=(child_end, self.start, self.do_one, self.after))
             process.daemon = True
             process.start()
         except (OSError, RuntimeError):  # a process limit (EAGAIN), no memory, no file descriptor

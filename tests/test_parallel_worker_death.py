@@ -141,13 +141,13 @@ def test_a_worker_whose_parent_is_gone_ends_quietly(capfd: pytest.CaptureFixture
     """Its answer cannot be sent (the pipe's other end is closed): no ``BrokenPipeError`` traceback, exit 0."""
     import multiprocessing
 
-    from mechlint.workerpool import _serve
+    from mechlint.workerpool import serve
 
     context = multiprocessing.get_context("fork")
     parent_end, child_end = context.Pipe()
     parent_end.send((0, 3))
     parent_end.close()
-    worker = context.Process(target=_serve, args=(child_end, lambda: None, lambda index: index, lambda: None))
+    worker = context.Process(target=serve, args=(child_end, lambda: None, lambda index: index, lambda: None))
     worker.start()
     child_end.close()
     worker.join(60)
