@@ -8,7 +8,16 @@ function the standard encoder uses (2 to 3 times faster on a SARIF log), and
 gives the same text:
 ``tests/test_report_formats.py`` holds it equal to :func:`dumps_plain` on
 generated values. A value it does not know the way the standard encoder does
-(a key that is not a string) is left to the standard encoder.
+(a key that is not a string) is left to the standard encoder, and so is one
+too deep for the walk (a circular reference). Objects and arrays, most of what
+is walked, are recognised by their exact type before anything else is tried,
+and the text before a member's value is made once for each key and indent.
+``tests/test_report_scale_json.py`` holds it equal on hostile values.
+
+Letting the C encoder write the compact text and indenting that with string
+methods was tried for issue 30 and was no faster on Python 3.11: cutting the
+text at its strings and numbers makes as many small strings as the walk does
+(docs/benchmarks.md has the figures).
 """
 
 from __future__ import annotations
@@ -31,32 +40,61 @@ def dumps_plain(value: Any) -> str:
 
 
 def dumps(value: Any) -> str:
-    """What :func:`dumps_plain` gives (a ``TypeError`` for a value JSON cannot hold, as it raises)."""
+    """What :func:`dumps_plain` gives, or the error it raises.
+
+    A ``TypeError`` for a value JSON cannot hold; a circular reference, which
+    the walk would follow until Python's recursion limit, is the standard
+    encoder's ``ValueError``.
+    """
     pieces: list[str] = []
     try:
         _walk(value, "", pieces.append)
-    except _Unusual:
+    except (_Unusual, RecursionError):
         return dumps_plain(value)
     return "".join(pieces)
 
 
 _LEAVES: dict[Any, Any] = {str: encode_basestring, int: int.__repr__, bool: lambda v: "true" if v else "false"}
+#: By indent, the text before a member's value (new line, indent, key, colon): a report repeats a few keys.
+_PREFIXES: dict[str, dict[str, str]] = {}
+_PREFIXES_KEPT = 256
+#: The exact types :func:`_walk` needs no ``isinstance`` for.
+_KNOWN = frozenset((dict, list, tuple, *_LEAVES))
 
 
 def _walk(value: Any, pad: str, write: Any) -> None:
-    """Write ``value``; a string, integer or boolean in a container is written in the container's loop (most are)."""
-    leaf = _LEAVES.get(type(value))
-    if leaf is not None:
-        write(leaf(value))
-    elif value is None:
-        write("null")
-    elif isinstance(value, str):
-        write(encode_basestring(value))
-    elif isinstance(value, int):  # bool and int subclasses (an IntEnum) as the standard encoder writes them
-        write("true" if value is True else "false" if value is False else int.__repr__(value))
-    elif isinstance(value, float):
-        write(json.dumps(value))  # the standard spelling of inf and nan
-    elif isinstance(value, list | tuple):
+    """Write ``value``; a string, integer or boolean in a container is written in the container's loop (most are).
+
+    Objects and arrays are most of what is walked and are tested first, by exact type; the
+    subclasses of ``dict``, ``list`` and ``tuple`` are walked as the standard encoder walks them.
+    """
+    kind = type(value)
+    if kind is dict or (kind not in _KNOWN and isinstance(value, dict)):
+        if not value:
+            write("{}")
+            return
+        inner = pad + _INDENT
+        prefixes = _PREFIXES.get(inner)
+        if prefixes is None:
+            prefixes = _PREFIXES[inner] = {}
+        separator = "{"
+        for key, item in value.items():
+            prefix = prefixes.get(key)
+            if prefix is None:
+                if type(key) is not str and not isinstance(key, str):
+                    raise _Unusual
+                prefix = "\n" + inner + encode_basestring(key) + ": "
+                if len(prefixes) < _PREFIXES_KEPT:
+                    prefixes[key] = prefix
+            leaf = _LEAVES.get(type(item))
+            if leaf is not None:
+                write(separator + prefix + leaf(item))
+            else:
+                write(separator + prefix)
+                _walk(item, inner, write)
+            separator = ","
+        write("\n" + pad + "}")
+    elif kind is list or kind is tuple or (kind not in _KNOWN and isinstance(value, list | tuple)):
         if not value:
             write("[]")
             return
@@ -71,22 +109,21 @@ def _walk(value: Any, pad: str, write: Any) -> None:
                 _walk(item, inner, write)
             separator = ",\n" + inner
         write("\n" + pad + "]")
-    elif isinstance(value, dict):
-        if not value:
-            write("{}")
-            return
-        inner = pad + _INDENT
-        separator = "{\n" + inner
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise _Unusual
-            leaf = _LEAVES.get(type(item))
-            if leaf is not None:
-                write(separator + encode_basestring(key) + ": " + leaf(item))
-            else:
-                write(separator + encode_basestring(key) + ": ")
-                _walk(item, inner, write)
-            separator = ",\n" + inner
-        write("\n" + pad + "}")
+    else:
+        _walk_leaf(value, write)
+
+
+def _walk_leaf(value: Any, write: Any) -> None:
+    leaf = _LEAVES.get(type(value))
+    if leaf is not None:
+        write(leaf(value))
+    elif value is None:
+        write("null")
+    elif isinstance(value, str):
+        write(encode_basestring(value))
+    elif isinstance(value, int):  # bool and int subclasses (an IntEnum) as the standard encoder writes them
+        write("true" if value is True else "false" if value is False else int.__repr__(value))
+    elif isinstance(value, float):
+        write(json.dumps(value))  # the standard spelling of inf and nan
     else:
         raise _Unusual

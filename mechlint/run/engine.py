@@ -159,7 +159,14 @@ def lint(
         early.discard()  # the workers, forked, open history themselves
     collector = PausedCollector()
     try:
-        outcomes = run_all(candidates, work, workers, progress, flush=lambda: _flush(services, results_cache))
+        outcomes = run_all(
+            candidates,
+            work,
+            workers,
+            progress,
+            flush=lambda: _flush(services, results_cache),
+            lost=lambda candidate, why: lost_file(candidate, why, enabled, root, cwd),
+        )
         for candidate, (report, found) in zip(candidates, outcomes, strict=True):
             checked += 1
             notifications += found
@@ -195,6 +202,24 @@ def lint(
         rules=rule_infos(enabled, markdown=fingerprints),
         suppressed=suppressed,
     )
+
+
+def lost_file(
+    candidate: Candidate, why: str, enabled: Sequence[EnabledRule], root: Path, cwd: Path
+) -> tuple[FileReport, list[Notification]]:
+    """The report of a file whose worker process ended while checking it (killed, out of memory): not checked."""
+    from mechlint.run.checking import INTERNAL_ERROR
+
+    shown = display_path(candidate.path, cwd)
+    message = (
+        f"the worker process checking this file ended ({why}) before it was done: this file was not checked, "
+        "the other files were; run again, or with --jobs 1 to check every file in one process"
+    )
+    level = next((e.level for e in enabled if e.rule.meta.id == INTERNAL_ERROR), None)
+    results = () if level is None else (Result(shown, INTERNAL_ERROR, level, message, "", Region(1, 1, 1, 2)),)
+    return FileReport(shown, repository_uri(candidate.path, root), results), [
+        Notification(message, INTERNAL_ERROR, shown)
+    ]
 
 
 def _flush(services: RunServices, results_cache: ResultCache | None) -> None:

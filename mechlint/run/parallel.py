@@ -10,13 +10,11 @@ in this process.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, TypeVar
-
-if TYPE_CHECKING:
-    import multiprocessing.pool
+from typing import TypeVar
 
 Item = TypeVar("Item")
 Outcome = TypeVar("Outcome")
@@ -83,13 +81,18 @@ def _start_worker(parent: int) -> None:
         os._exit(0)
 
 
-def _run_chunk(bounds: tuple[int, int]) -> list[object]:
+def _run_one(index: int) -> object:
     assert _work is not None
-    try:
-        return [_work(_items[index]) for index in range(*bounds)]
-    finally:
-        if _flush is not None:
-            _flush()
+    return _work(_items[index])
+
+
+def _after_chunk() -> None:
+    if _flush is not None:
+        _flush()
+
+
+class WorkerDied(Exception):
+    """A worker process ended while working on an item, and the caller gave no outcome for that."""
 
 
 def run_all(
@@ -98,13 +101,17 @@ def run_all(
     jobs: int,
     progress: Callable[[int, int], None] | None = None,
     flush: Callable[[], None] | None = None,
+    lost: Callable[[Item, str], Outcome] | None = None,
 ) -> Iterator[Outcome]:
     """``work(item)`` for every item, in order; on ``jobs`` processes when that helps.
 
     ``flush`` is called in a worker after each chunk of items: a worker's
     process ends without the caller's clean-up, so what ``work`` keeps to
     write later (cache entries) is written then. In this process the caller
-    cleans up as usual.
+    cleans up as usual. A worker that ends while working on an item (killed,
+    out of memory) loses that item: its outcome is ``lost(item, why)``
+    (:class:`WorkerDied` without ``lost``); the other items are done by the
+    other workers (see :mod:`mechlint.run.workerpool`).
     """
     global _work, _items, _flush
     total = len(items)
@@ -112,34 +119,21 @@ def run_all(
     bounds = chunks(total, jobs) if jobs > 1 and total > 1 else []
     jobs = min(jobs, len(bounds))  # never more workers than chunks (than files): -j 500 on 3 files is one process
     _work, _items, _flush = work, items, flush  # type: ignore[assignment]  # before the fork: workers inherit them
-    pool = _pool(jobs) if jobs > 1 else None
-    if pool is None:
-        _work, _items, _flush = None, (), None
-        for done, item in enumerate(items, start=1):
-            yield work(item)
-            if progress is not None:
-                progress(done, total)
-        return
     try:
-        done = 0
-        for results in pool.imap(_run_chunk, bounds):
-            for result in results:
-                done += 1
-                yield result  # type: ignore[misc]
-            if progress is not None:
-                progress(done, total)
-        pool.close()
-        pool.join()
-    except BaseException:
-        pool.terminate()  # Ctrl-C, or the caller stopped early: no worker keeps running
-        pool.join()
-        raise
+        answers = _watched(bounds, jobs) if jobs > 1 else None
+        if answers is not None:
+            yield from _in_order(answers, items, lost, progress)
+            return
     finally:
         _work, _items, _flush = None, (), None
+    for done, item in enumerate(items, start=1):
+        yield work(item)
+        if progress is not None:
+            progress(done, total)
 
 
-def _pool(jobs: int) -> multiprocessing.pool.Pool | None:
-    """``jobs`` forked workers, or ``None`` (run in this process) without ``fork`` or when one cannot start.
+def _watched(bounds: list[tuple[int, int]], jobs: int) -> Iterator[tuple[int, object]] | None:
+    """The workers' answers, or ``None`` (run in this process) without ``fork`` or when no worker can start.
 
     A process limit (``ulimit -u``, a container's pids limit) makes ``fork``
     fail; the run is then made in this process, as slower but the same.
@@ -148,7 +142,32 @@ def _pool(jobs: int) -> multiprocessing.pool.Pool | None:
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return None
-    try:
-        return multiprocessing.get_context("fork").Pool(jobs, initializer=_start_worker, initargs=(os.getpid(),))
-    except (OSError, RuntimeError):  # no process (EAGAIN, ENOMEM) or no thread for the pool's handlers
-        return None
+    from mechlint.run.workerpool import run_watched
+
+    return run_watched(bounds, jobs, functools.partial(_start_worker, os.getpid()), _run_one, _after_chunk)
+
+
+def _in_order(
+    answers: Iterator[tuple[int, object]],
+    items: Sequence[Item],
+    lost: Callable[[Item, str], Outcome] | None,
+    progress: Callable[[int, int], None] | None,
+) -> Iterator[Outcome]:
+    from mechlint.run.workerpool import Lost
+
+    waiting: dict[int, object] = {}
+    done = 0
+    for index, outcome in answers:
+        waiting[index] = outcome
+        if done not in waiting:
+            continue
+        while done in waiting:
+            outcome = waiting.pop(done)
+            if isinstance(outcome, Lost):
+                if lost is None:
+                    raise WorkerDied(f"the worker checking item {done} ended ({outcome.why})")
+                outcome = lost(items[done], outcome.why)
+            done += 1
+            yield outcome  # type: ignore[misc]
+        if progress is not None:
+            progress(done, len(items))

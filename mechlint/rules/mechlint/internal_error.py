@@ -3,6 +3,10 @@
 The run goes on with the other rules and files; the message names the rule
 and the error, so that it can be reported to the mechlint maintainers. In
 SARIF the crash is also a tool execution notification.
+
+In a run on several processes (``--jobs``), a worker process that ends while
+it checks a file (killed, out of memory) is reported the same way, on that
+file: the file was not checked, every other file was.
 """
 
 from __future__ import annotations
