@@ -316,12 +316,29 @@ def _file_section(
         body.append(_sources(story, placed, provenance, diffs))
         body.append(_targets(story, placed))
         body.extend(_scenario(s, story, placed) for s in story.scenarios)
+    inside = "".join(body)
+    if not open_:
+        inside = _later(inside)
     state = " open" if open_ else ""
     return (
         f'<section class="file" aria-labelledby="file-{number}">{heading}'
         f'<details class="fold"{state}><summary>Findings and storyboard — {tally_span(file.results)}</summary>'
-        f"{''.join(body)}</details></section>"
+        f"{inside}</details></section>"
     )
+
+
+def _later(inside: str) -> str:
+    """A folded file's storyboard, kept out of the page until it is unfolded.
+
+    With scripts on, Chromium (as every browser) reads a ``noscript`` element's content as plain text: no elements,
+    no style, no layout, however long it is; ``html.js`` turns that text into elements when the file is unfolded.
+    Without scripts it is the storyboard, shown as it is. Every ``<`` from input is escaped, so nothing in it can
+    end the element early; if something did, the storyboard stays in the page as it is.
+    """
+    if "</noscript" in inside.lower():
+        return inside
+    return f'<noscript class="later">{inside}</noscript>'
+
 
 
 def _totals(report: Report, files: list[FileReport]) -> str:
