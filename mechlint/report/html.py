@@ -340,7 +340,6 @@ def _later(inside: str) -> str:
     return f'<noscript class="later">{inside}</noscript>'
 
 
-
 def _totals(report: Report, files: list[FileReport]) -> str:
     """The counts of the run, each marked with what it counts, so that the filters recount it (``html.js``)."""
     results = report.results
