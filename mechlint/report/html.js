@@ -4,6 +4,8 @@
 var form=document.querySelector('.filters');if(!form)return;form.hidden=false;
 var status=form.querySelector('.shown-count');
 var rows=[].slice.call(document.querySelectorAll('.findings-index tbody tr'));
+// the index's rows come in bodies of a hundred, each given the height of the rows it shows while off screen (--rows)
+var bodies=[].slice.call(document.querySelectorAll('.findings-index tbody')),chunk=bodies.length?bodies[0].rows.length:0;
 var LEVELS=['error','warning','note'],levels={},rule='',all=true;
 function within(scope,selector){return [].slice.call(scope.querySelectorAll(selector))}
 function counted(t){return {node:t,items:within(t.closest('details, section'),'[data-level]')}}
@@ -52,6 +54,8 @@ function apply(){
  document.querySelectorAll('[data-count-file]').forEach(function(e){var c=byFile[e.dataset.countFile],n=c?c.all:0;
   write(e,String(n));hide(e.parentNode,!n)});
  var total=document.querySelector('[data-count-all]');if(total)write(total,String(byLevel.error+byLevel.warning+byLevel.note));
+ bodies.forEach(function(b){var n=0;for(var i=0;i<b.rows.length;i++)if(!b.rows[i].hidden)n++;
+  hide(b,!n);if(b.style.getPropertyValue('--rows')!==String(n))b.style.setProperty('--rows',String(n));});
  var none=document.querySelector('.none-shown');if(none)hide(none,shown>0||!rows.length);
  write(status,plural(shown,'finding')+' shown'+(all?'':'; files and scenarios without one are hidden'));
 }
@@ -71,7 +75,7 @@ document.querySelectorAll('.findings-index th[data-sort]').forEach(function(th){
    by==='rule'?[r.dataset.rule,r.dataset.path,+r.dataset.line]:[r.cells[3].textContent]}
   var sorted=rows.slice().sort(function(a,b){var x=key(a),y=key(b);
    for(var i=0;i<x.length;i++){if(x[i]<y[i])return up?-1:1;if(x[i]>y[i])return up?1:-1}return 0});
-  if(sorted.length){var body=sorted[0].parentNode;sorted.forEach(function(r){body.appendChild(r)})}});});
+  sorted.forEach(function(r,i){bodies[Math.floor(i/chunk)].appendChild(r)});apply();});});
 // a link into a folded section unfolds it first
 function reveal(id){var t=id&&document.getElementById(id),m=!t&&id&&/^finding-(\d+)-/.exec(id);
  if(m){bring(byNumber[m[1]]);t=document.getElementById(id)}
