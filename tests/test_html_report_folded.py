@@ -17,6 +17,7 @@ import pytest
 from mechlint.model import FileReport, Level, Region, Report, Result
 from mechlint.report import OutputOptions, reporter
 from mechlint.report.html import FOLD_ABOVE
+from mechlint.report.htmlindex import CHUNK
 from mechlint.story import story_of
 
 from .test_html_report import _open, _playwright
@@ -144,3 +145,36 @@ def test_without_scripts_a_folded_file_unfolds_to_its_static_storyboard(folded_p
         browser.close()
     assert f"too fast {FILES - 1}" in text and "queue unused" in text and f"Scenario {FILES - 1}" in text
     assert (frames, visible, players) == (2, True, 0)
+
+
+def _crowded() -> Report:
+    """One file with more findings than one body of the index holds: a warning per line, and an error on the last."""
+    path = "m.json"
+    results = [
+        Result(path, "a11y/reading-time", Level.WARNING, f"too fast {n}", "/scenarios/0/steps/0", Region(n, 1, n, 2))
+        for n in range(1, CHUNK + 31)
+    ]
+    results.append(Result(path, "reference/unused-target", Level.ERROR, "queue unused", "/targets/queue", AT))
+    return Report(files=(FileReport(path, path, tuple(results), story=story_of(_story(0))),), files_checked=1)
+
+
+def test_the_index_sorts_and_filters_across_its_bodies(tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    out.write_text(reporter("html")(_crowded(), OutputOptions()), encoding="utf-8")
+    bodies = "Array.from(document.querySelectorAll('.findings-index tbody')).map(b => [b.rows.length, b.hidden])"
+    sync_playwright = _playwright()
+    with sync_playwright() as p:
+        browser, page, _ = _open(p, out)
+        before = page.evaluate(bodies)
+        page.click(".findings-index th[data-sort=rule] button")  # ascending: a11y/ before reference/
+        rules = page.evaluate(
+            "Array.from(document.querySelectorAll('.findings-index tbody tr')).map(r => r.dataset.rule)"
+        )
+        after = page.evaluate(bodies)
+        page.select_option("select[name=rule]", "reference/unused-target")
+        filtered = page.evaluate(bodies)
+        browser.close()
+    assert before == [[CHUNK, False], [31, False]]  # the error first (worst first), in the first body
+    assert rules == ["a11y/reading-time"] * (CHUNK + 30) + ["reference/unused-target"]
+    assert after == before
+    assert filtered == [[CHUNK, True], [31, False]]  # the body left without a row is hidden
