@@ -5,7 +5,10 @@ the network (images only from ``data:`` URIs). Without the script everything
 is shown and counted whole; the script filters findings by level and rule
 (hiding files and scenarios left with none, and recounting every count),
 sorts the index of findings, plays a scenario step by step, and folds or
-unfolds every file at once. The header and the index are
+unfolds every file at once. A run of more than :data:`FOLD_ABOVE` files starts
+folded, and a folded file's storyboard is kept out of the page (noscript text,
+see :func:`_later`) until it is unfolded, so that a report of thousands of
+files opens fast (``benchmarks/html_report.py``). The header and the index are
 :mod:`~mechlint.report.htmlrun` and :mod:`~mechlint.report.htmlindex`. Each
 file is a section whose findings are placed where they point: at a step's
 frame, a target, a source (with its diff since the pin when it changed), or
