@@ -4,44 +4,65 @@
 var form=document.querySelector('.filters');if(!form)return;form.hidden=false;
 var status=form.querySelector('.shown-count');
 var rows=[].slice.call(document.querySelectorAll('.findings-index tbody tr'));
-var items=[].slice.call(document.querySelectorAll('li.finding'));
-var LEVELS=['error','warning','note'];
-// what each count and each hideable part holds, found once: the filters only read `hidden` afterwards
+// the index's rows come in bodies of a hundred, each given the height of the rows it shows while off screen (--rows)
+var bodies=[].slice.call(document.querySelectorAll('.findings-index tbody')),chunk=bodies.length?bodies[0].rows.length:0;
+var LEVELS=['error','warning','note'],levels={},rule='',all=true;
 function within(scope,selector){return [].slice.call(scope.querySelectorAll(selector))}
-var files=within(document,'section.file').map(function(s){
- return {node:s,items:within(s,'li.finding'),scenarios:within(s,'.scenario').map(function(c){
-  return {node:c,items:within(c,'li.finding')}})}});
-var tallies=within(document,'.tally').map(function(t){return {node:t,items:within(t.closest('details, section'),'[data-level]')}});
+function counted(t){return {node:t,items:within(t.closest('details, section'),'[data-level]')}}
+// each file; a folded one's storyboard is text in a noscript element (`later`) until it is unfolded, so that a large
+// report opens fast: until then its counts come from the index's rows, afterwards from its own findings
+var files=within(document,'section.file').map(function(s){var h=s.querySelector('h2[id^="file-"]');
+ return {node:s,n:h?h.id.slice(5):'',later:s.querySelector('noscript.later'),tallies:within(s,'.tally')}});
+var byNumber={};files.forEach(function(f){byNumber[f.n]=f});
+function parts(f){f.items=within(f.node,'li.finding');f.tallies=f.tallies.map(function(t){return counted(t.node||t)});
+ f.scenarios=within(f.node,'.scenario').map(function(c){return {node:c,items:within(c,'li.finding')}});}
+var tallies=within(document,'.tally').filter(function(t){return !t.closest('section.file')}).map(counted);
 function any(items){for(var i=0;i<items.length;i++)if(!items[i].hidden)return true;return false}
 function plural(n,w){return n+' '+w+(n===1?'':'s')}
 function words(c,empty){var out=[];LEVELS.forEach(function(l){if(c[l])out.push(plural(c[l],l))});return out.join(', ')||empty}
+function write(node,text){if(node.textContent!==text)node.textContent=text}
+function hide(node,hidden){if(node.hidden!==hidden)node.hidden=hidden}
+function recount(t){var c={error:0,warning:0,note:0};
+ t.items.forEach(function(e){if(!e.hidden)c[e.dataset.level]++});write(t.node,words(c,t.node.dataset.empty));}
+function ok(e){return levels[e.dataset.level]&&(!rule||e.dataset.rule===rule)}
+// a file's own findings, scenarios and counts follow the filters (once its storyboard is in the page)
+function refine(f){
+ f.items.forEach(function(e){hide(e,!ok(e))});
+ f.scenarios.forEach(function(c){hide(c.node,!all&&!any(c.items))});
+ f.tallies.forEach(recount);}
+// unfolding a file puts its storyboard in the page: parsed from the noscript's text, as it would be without scripts
+function bring(f){if(!f||!f.later)return;
+ var t=document.createElement('template');t.innerHTML=f.later.textContent;
+ f.later.parentNode.replaceChild(t.content,f.later);f.later=null;
+ parts(f);within(f.node,'.scenario').forEach(player);refine(f);}
 function apply(){
- var levels={};form.querySelectorAll('input[name=level]').forEach(function(b){levels[b.value]=b.checked});
- var rule=form.querySelector('select[name=rule]').value;
- var all=!rule&&LEVELS.every(function(l){return levels[l]});
- function ok(e){return levels[e.dataset.level]&&(!rule||e.dataset.rule===rule)}
- items.forEach(function(e){e.hidden=!ok(e)});
+ form.querySelectorAll('input[name=level]').forEach(function(b){levels[b.value]=b.checked});
+ rule=form.querySelector('select[name=rule]').value;
+ all=!rule&&LEVELS.every(function(l){return levels[l]});
  var shown=0,byLevel={error:0,warning:0,note:0},byFamily={},byFile={};
  rows.forEach(function(r){
-  var keep=ok(r);r.hidden=!keep;if(!keep)return;shown++;
-  byFile[r.dataset.file]=(byFile[r.dataset.file]||0)+1;
+  var keep=ok(r);hide(r,!keep);if(!keep)return;shown++;
+  var c=byFile[r.dataset.file]||(byFile[r.dataset.file]={error:0,warning:0,note:0,all:0});c[r.dataset.level]++;c.all++;
   if('suppressed' in r.dataset)return;
   byLevel[r.dataset.level]++;var f=r.dataset.rule.split('/')[0];byFamily[f]=(byFamily[f]||0)+1;});
- files.forEach(function(f){
-  f.node.hidden=!all&&!any(f.items);
-  if(!f.node.hidden)f.scenarios.forEach(function(c){c.node.hidden=!all&&!any(c.items)});});
- tallies.forEach(function(t){var c={error:0,warning:0,note:0};
-  t.items.forEach(function(e){if(!e.hidden)c[e.dataset.level]++});t.node.textContent=words(c,t.node.dataset.empty);});
- document.querySelectorAll('[data-count-level]').forEach(function(e){e.textContent=byLevel[e.dataset.countLevel]});
- document.querySelectorAll('[data-count-family]').forEach(function(e){e.textContent=byFamily[e.dataset.countFamily]||0});
- document.querySelectorAll('[data-count-file]').forEach(function(e){var n=byFile[e.dataset.countFile]||0;e.textContent=n;e.parentNode.hidden=!n});
- var total=document.querySelector('[data-count-all]');if(total)total.textContent=byLevel.error+byLevel.warning+byLevel.note;
- var none=document.querySelector('.none-shown');if(none)none.hidden=shown>0||!rows.length;
- status.textContent=plural(shown,'finding')+' shown'+(all?'':'; files and scenarios without one are hidden');
+ files.forEach(function(f){var c=byFile[f.n];
+  hide(f.node,!all&&!c);
+  if(f.later)f.tallies.forEach(function(t){write(t,words(c||{},t.dataset.empty))});else refine(f);});
+ tallies.forEach(recount);
+ document.querySelectorAll('[data-count-level]').forEach(function(e){write(e,String(byLevel[e.dataset.countLevel]))});
+ document.querySelectorAll('[data-count-family]').forEach(function(e){write(e,String(byFamily[e.dataset.countFamily]||0))});
+ document.querySelectorAll('[data-count-file]').forEach(function(e){var c=byFile[e.dataset.countFile],n=c?c.all:0;
+  write(e,String(n));hide(e.parentNode,!n)});
+ var total=document.querySelector('[data-count-all]');if(total)write(total,String(byLevel.error+byLevel.warning+byLevel.note));
+ bodies.forEach(function(b){var n=0;for(var i=0;i<b.rows.length;i++)if(!b.rows[i].hidden)n++;
+  hide(b,!n);if(b.style.getPropertyValue('--rows')!==String(n))b.style.setProperty('--rows',String(n));});
+ var none=document.querySelector('.none-shown');if(none)hide(none,shown>0||!rows.length);
+ write(status,plural(shown,'finding')+' shown'+(all?'':'; files and scenarios without one are hidden'));
 }
 form.addEventListener('change',apply);
 form.querySelectorAll('button[data-fold]').forEach(function(b){b.addEventListener('click',function(){
- var open=b.dataset.fold==='open';document.querySelectorAll('details.fold').forEach(function(d){d.open=open});});});
+ var open=b.dataset.fold==='open';if(open)files.forEach(bring);
+ document.querySelectorAll('details.fold').forEach(function(d){d.open=open});});});
 // the index: a button in each column heading sorts by that column (again: the other way)
 document.querySelectorAll('.findings-index th[data-sort]').forEach(function(th){
  var button=document.createElement('button');button.type='button';button.className='sort';
@@ -54,18 +75,25 @@ document.querySelectorAll('.findings-index th[data-sort]').forEach(function(th){
    by==='rule'?[r.dataset.rule,r.dataset.path,+r.dataset.line]:[r.cells[3].textContent]}
   var sorted=rows.slice().sort(function(a,b){var x=key(a),y=key(b);
    for(var i=0;i<x.length;i++){if(x[i]<y[i])return up?-1:1;if(x[i]>y[i])return up?1:-1}return 0});
-  if(sorted.length){var body=sorted[0].parentNode;sorted.forEach(function(r){body.appendChild(r)})}});});
+  sorted.forEach(function(r,i){bodies[Math.floor(i/chunk)].appendChild(r)});apply();});});
 // a link into a folded section unfolds it first
-function reveal(id){var t=id&&document.getElementById(id);
+function reveal(id){var t=id&&document.getElementById(id),m=!t&&id&&/^finding-(\d+)-/.exec(id);
+ if(m){bring(byNumber[m[1]]);t=document.getElementById(id)}
  for(var d=t?t.closest('details'):null;d;d=d.parentElement.closest('details'))d.open=true;}
 document.addEventListener('click',function(e){var a=e.target.closest&&e.target.closest('a[href^="#"]');
  if(a)reveal(decodeURIComponent(a.getAttribute('href').slice(1)));});
+// a folded file's storyboard comes into the page as it opens (by its summary, or any other way)
+function fileOf(node){var s=node.closest('section.file'),h=s&&s.querySelector('h2[id^="file-"]');return h&&byNumber[h.id.slice(5)]}
+document.addEventListener('click',function(e){var s=e.target.closest&&e.target.closest('details.fold > summary');
+ if(s)bring(fileOf(s));});
+document.addEventListener('toggle',function(e){var d=e.target;
+ if(d.open&&d.matches&&d.matches('details.fold'))bring(fileOf(d));},true);
 window.addEventListener('hashchange',function(){reveal(decodeURIComponent(location.hash.slice(1)))});
 reveal(decodeURIComponent(location.hash.slice(1)));
 // play: each scenario shows its frames one at a time for their durations, as a reader sees them; with reduced
 // motion asked for, it waits for "Next step" instead. Without the script the storyboard is all there, still.
 var still=!!(window.matchMedia&&window.matchMedia('(prefers-reduced-motion: reduce)').matches);
-document.querySelectorAll('.scenario').forEach(function(scenario){
+function player(scenario){
  var frames=[].slice.call(scenario.querySelectorAll('li.frame')),list=scenario.querySelector('ol.frames');
  if(!frames.length||!list)return;
  var bar=document.createElement('div'),play=document.createElement('button'),next=document.createElement('button');
@@ -87,8 +115,11 @@ document.querySelectorAll('.scenario').forEach(function(scenario){
   if(at>=0){stop(false);return}
   scenario.classList.add('playing');play.textContent='Stop';next.hidden=!still;show(0);});
  next.addEventListener('click',function(){if(at+1<frames.length)show(at+1);else stop(true)});
-});
+}
 // printing shows everything: every folded section opens first
-window.addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach(function(d){d.open=true})});
+window.addEventListener('beforeprint',function(){files.forEach(bring);
+ document.querySelectorAll('details').forEach(function(d){d.open=true})});
+files.forEach(function(f){if(!f.later)parts(f)});
+within(document,'.scenario').forEach(player);
 apply();
 })();

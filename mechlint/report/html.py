@@ -5,7 +5,10 @@ the network (images only from ``data:`` URIs). Without the script everything
 is shown and counted whole; the script filters findings by level and rule
 (hiding files and scenarios left with none, and recounting every count),
 sorts the index of findings, plays a scenario step by step, and folds or
-unfolds every file at once. The header and the index are
+unfolds every file at once. A run of more than :data:`FOLD_ABOVE` files starts
+folded, and a folded file's storyboard is kept out of the page (noscript text,
+see :func:`_later`) until it is unfolded, so that a report of thousands of
+files opens fast (``benchmarks/html_report.py``). The header and the index are
 :mod:`~mechlint.report.htmlrun` and :mod:`~mechlint.report.htmlindex`. Each
 file is a section whose findings are placed where they point: at a step's
 frame, a target, a source (with its diff since the pin when it changed), or
@@ -316,12 +319,28 @@ def _file_section(
         body.append(_sources(story, placed, provenance, diffs))
         body.append(_targets(story, placed))
         body.extend(_scenario(s, story, placed) for s in story.scenarios)
+    inside = "".join(body)
+    if not open_:
+        inside = _later(inside)
     state = " open" if open_ else ""
     return (
         f'<section class="file" aria-labelledby="file-{number}">{heading}'
         f'<details class="fold"{state}><summary>Findings and storyboard — {tally_span(file.results)}</summary>'
-        f"{''.join(body)}</details></section>"
+        f"{inside}</details></section>"
     )
+
+
+def _later(inside: str) -> str:
+    """A folded file's storyboard, kept out of the page until it is unfolded.
+
+    With scripts on, Chromium (as every browser) reads a ``noscript`` element's content as plain text: no elements,
+    no style, no layout, however long it is; ``html.js`` turns that text into elements when the file is unfolded.
+    Without scripts it is the storyboard, shown as it is. Every ``<`` from input is escaped, so nothing in it can
+    end the element early; if something did, the storyboard stays in the page as it is.
+    """
+    if "</noscript" in inside.lower():
+        return inside
+    return f'<noscript class="later">{inside}</noscript>'
 
 
 def _totals(report: Report, files: list[FileReport]) -> str:

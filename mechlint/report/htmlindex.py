@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 __all__ = ["LEVELS", "anchor_of", "findings_index", "tally", "tally_span"]
 
 LEVELS = (Level.ERROR, Level.WARNING, Level.NOTE)
+#: The index's rows come in bodies of this many: a body off screen is not laid out (``content-visibility`` in
+#: ``html.css``), and a few dozen bodies cost the browser less to watch than thousands of rows. ``--rows`` says how
+#: many rows a body shows, for the height it is given while off screen; the script keeps it up to date.
+CHUNK = 100
 
 
 def anchor_of(file_number: int, index: int) -> str:
@@ -69,7 +73,11 @@ def findings_index(files: Sequence[FileReport], links: dict[str, str]) -> str:
         for k, result in enumerate(file.results)
     ]
     rows.sort(key=lambda row: row[:5])
-    body = "".join(_row(n, files[n], k, result, links) for _, _, _, n, k, result in rows)
+    cells = [_row(n, files[n], k, result, links) for _, _, _, n, k, result in rows]
+    body = "".join(
+        f'<tbody style="--rows:{len(cells[at : at + CHUNK])}">{"".join(cells[at : at + CHUNK])}</tbody>'
+        for at in range(0, len(cells), CHUNK)
+    )
     everything = [row[5] for row in rows]
     heading = f'<h2 id="index">Every finding <span class="count">({tally_span(everything)})</span></h2>'
     if not rows:
@@ -79,6 +87,6 @@ def findings_index(files: Sequence[FileReport], links: dict[str, str]) -> str:
         '<div class="table-wrap"><table class="findings-index"><caption>Worst first; select a column to sort by it'
         '</caption><thead><tr><th scope="col" data-sort="rank">Level</th><th scope="col" data-sort="at">Where</th>'
         '<th scope="col" data-sort="rule">Rule</th><th scope="col" data-sort="message">Message</th></tr></thead>'
-        f"<tbody>{body}</tbody></table></div>"
+        f"{body}</table></div>"
         '<p class="none-shown" hidden>No finding matches the filters.</p></section>'
     )
