@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from mechlint.document.story import story_of
 from mechlint.model import FileReport, Level, Region, Report, Result
 from mechlint.report import OutputOptions, reporter
 from mechlint.report.html import FOLD_ABOVE
 from mechlint.report.htmlindex import CHUNK
-from mechlint.story import story_of
 
 from .test_html_report import _open, _playwright
 

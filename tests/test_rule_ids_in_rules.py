@@ -18,6 +18,8 @@ ALLOWED = {
     "report": "reporters import nothing above model",
     "authoring/formatdoc.py": "a documentation table with its own test",
     "document/__init__.py": "the loader's findings, below the rules",
+    "fixes/__init__.py": "the table of fixable rules, read before any rule module loads; test_fix_pairs.py holds each"
+    " entry to a rule with a fixture pair",
 }
 
 

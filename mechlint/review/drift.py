@@ -22,6 +22,7 @@ from mechlint.document.views import quote
 from mechlint.provenance.errors import GitError
 from mechlint.provenance.pinned import BEYOND_CLONE, FAILED, HISTORY, NO_HISTORY, SUBMODULE, UNREACHABLE, Pinned
 from mechlint.records import Record
+from mechlint.rules.provenance import digest_mismatch, gone_source, stale_source
 
 if TYPE_CHECKING:
     from mechlint.provenance.source import Source
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["CHANGED_RULES", "DELETED", "MODIFIED", "RENAMED", "Drift", "drift_of", "source_pointer"]
 
 #: The findings that say a source's bytes are not its pinned bytes: where a diff is worth showing.
-CHANGED_RULES = frozenset({"provenance/stale-source", "provenance/digest-mismatch", "provenance/gone-source"})
+CHANGED_RULES = frozenset({stale_source.META.id, digest_mismatch.META.id, gone_source.META.id})
 
 MODIFIED = "modified"  # the file at the path has other bytes
 RENAMED = "renamed"  # the file is gone from the path, and git followed it to a file HEAD holds
