@@ -14,6 +14,11 @@ is walked, are recognised by their exact type before anything else is tried,
 and the text before a member's value is made once for each key and indent.
 ``tests/test_report_scale_json.py`` holds it equal on hostile values.
 
+The reports write :func:`dumps_inert`: the same text made inert
+(:func:`mechlint.terminal.inert_json`) string by string, with each record of an
+array (a finding) written from a template for its shape by
+:mod:`mechlint.report.jsonshape` once it has one, and walked otherwise.
+
 Letting the C encoder write the compact text and indenting that with string
 methods was tried for issue 30 and was no faster on Python 3.11: cutting the
 text at its strings and numbers makes as many small strings as the walk does
