@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from collections import Counter
 from collections.abc import Iterable
 
 from mechlint.model import FileReport
@@ -79,14 +78,14 @@ def result_fingerprints(file_report: FileReport) -> list[str]:
     on all of these. Two problems at one place differ by their messages; a
     moved line, or an element inserted above, changes none of it.
     """
-    counts: Counter[str] = Counter()
+    counts: dict[str, int] = {}  # not a Counter: its __missing__ is a Python call for every new digest
     out = []
     for result in file_report.results:
         place = result.context or result.pointer
         text = "\0".join((file_report.uri, result.rule_id, place, result.value_hash, result.message))
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-        counts[digest] += 1
-        out.append(f"{digest}:{counts[digest]}")
+        count = counts[digest] = counts.get(digest, 0) + 1
+        out.append(f"{digest}:{count}")
     return out
 
 

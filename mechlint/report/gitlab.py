@@ -16,9 +16,8 @@ from typing import Any
 from mechlint.model import Level, Region, Report
 from mechlint.report.escape import report_path
 from mechlint.report.fingerprint import result_fingerprints
-from mechlint.report.jsontext import dumps
+from mechlint.report.jsontext import dumps_inert
 from mechlint.report.options import OutputOptions
-from mechlint.safety.terminal import inert_json
 
 SEVERITIES = {Level.ERROR: "major", Level.WARNING: "minor", Level.NOTE: "info"}
 
@@ -50,4 +49,4 @@ def to_data(report: Report, options: OutputOptions) -> list[dict[str, Any]]:
 
 
 def render(report: Report, options: OutputOptions) -> str:
-    return inert_json(dumps(to_data(report, options))) + "\n"
+    return dumps_inert(to_data(report, options)) + "\n"

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from mechlint.model import Fix, Level, Region, Report
-from mechlint.report.jsontext import dumps
+from mechlint.report.jsontext import dumps_inert
 from mechlint.report.options import OutputOptions
-from mechlint.safety.terminal import inert_json
 
 FORMAT_VERSION = 1
 
@@ -72,4 +71,4 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
 
 
 def render(report: Report, options: OutputOptions) -> str:
-    return inert_json(dumps(to_data(report, options))) + "\n"
+    return dumps_inert(to_data(report, options)) + "\n"

@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import quote
 
 from mechlint.model import Fix, Level, Region, Report, Result, RuleInfo
 from mechlint.report.fingerprint import result_fingerprints
-from mechlint.report.jsontext import dumps
+from mechlint.report.jsonshape import record_text
+from mechlint.report.jsontext import dumps_inert
 from mechlint.report.options import OutputOptions
-from mechlint.safety.terminal import inert_json
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/mechlint/mechlint"
@@ -199,10 +198,8 @@ def to_data(report: Report, options: OutputOptions) -> dict[str, Any]:
 
 
 def render(report: Report, options: OutputOptions) -> str:
-    return inert_json(dumps(to_data(report, options))) + "\n"
-
-
-_HOLE = "mechlint:results"
+    """The log's text: ``inert_json(dumps(to_data(report, options))) + "\\n"``, written result by result."""
+    return "".join(render_chunks(report, options))
 
 
 def render_chunks(report: Report, options: OutputOptions) -> Iterator[str]:
@@ -211,18 +208,30 @@ def render_chunks(report: Report, options: OutputOptions) -> Iterator[str]:
     results = _results(report, index)
     first = next(results, None)
     if first is None:
-        log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
-        yield inert_json(dumps(log))
+        yield dumps_inert({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]})
         yield "\n"
         return
-    run["results"] = [_HOLE]
-    outline = dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]})
-    hole = outline.index(json.dumps(_HOLE))
-    indent = " " * (hole - outline.rindex("\n", 0, hole) - 1)
-    yield inert_json(outline[: hole - len(indent)])
-    separator = ""
-    for result in itertools.chain((first,), results):
-        text = inert_json(dumps(result))
-        yield separator + indent + text.replace("\n", "\n" + indent)
-        separator = ",\n"
-    yield inert_json(outline[hole + len(json.dumps(_HOLE)) :]) + "\n"
+    hole = _hole(run)
+    run["results"] = [hole]
+    outline = dumps_inert({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]})
+    hole_text = dumps_inert(hole)
+    start = outline.index(hole_text)
+    indent = outline[outline.rindex("\n", 0, start) + 1 : start]
+    yield outline[:start]
+    separator = ",\n" + indent
+    for number, result in enumerate(itertools.chain((first,), results)):
+        if number:
+            yield separator
+        text = record_text(result, indent)
+        yield dumps_inert(result).replace("\n", "\n" + indent) if text is None else text
+    yield outline[start + len(hole_text) :] + "\n"
+
+
+def _hole(run: dict[str, Any]) -> str:
+    """A string that the run's text holds nowhere: the results are written where it is."""
+    text = dumps_inert(run)
+    for number in itertools.count():
+        hole = f"mechlint:results:{number}"
+        if hole not in text:
+            return hole
+    raise AssertionError("unreachable")
