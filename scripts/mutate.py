@@ -86,6 +86,7 @@ MODULE_TESTS = {
     ),
     "mechlint/invariants/monitor.py": ("tests/test_invariant_subjects.py",),
     "mechlint/provenance/worktree.py": (
+        "tests/test_worktree_state.py",
         "tests/test_attest.py",
         "tests/test_adoption.py",
         "tests/test_hostile_git.py",
@@ -350,7 +351,17 @@ def tests_for(module: str) -> list[str]:
     """The test files that exercise ``module``: ``MODULE_TESTS``, or those naming it; and ``TESTS_ALWAYS``."""
     chosen = [test for prefix, extra in TESTS_ALWAYS.items() if module.startswith(prefix) for test in extra]
     chosen += [t for t in (MODULE_TESTS.get(module) or sorted(_tests_naming(module))) if t not in chosen]
+    if (family := mutants_tests(module)) not in chosen:
+        chosen.append(family)
     return [test for test in chosen if (ROOT / test).exists()]
+
+
+def mutants_tests(module: str) -> str:
+    """The test file written for the survivors of a module's family: ``tests/test_mutants_<family>.py``
+    (``mechlint/rules/reference/x.py`` → ``reference``, ``mechlint/provenance/x.py`` → ``provenance``)."""
+    parts = Path(module).parts
+    family = parts[2] if parts[:2] == ("mechlint", "rules") and len(parts) > 3 else Path(module).parent.name
+    return f"tests/test_mutants_{family}.py"
 
 
 def _tests_naming(module: str) -> set[str]:
