@@ -574,6 +574,7 @@ def _write(
                 by_index = {m["index"]: m for m in recorded[r.module]["mutants"]}
                 by_index.update({m.index: asdict(m) for m in r.mutants})
                 entry = {**recorded[r.module], "mutants": [by_index[i] for i in sorted(by_index)]}
+                entry["tests"] = list(dict.fromkeys([*recorded[r.module]["tests"], *r.tests]))
                 entry["commit"] = f"{recorded[r.module]['commit']}; {len(r.mutants)} re-run on {r.commit}"
             recorded[r.module] = entry
         json_path.write_text(json.dumps(recorded, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
