@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .gitrepo import commit, git, init
+from mechlint.changed import changed_paths
+
+from .gitrepo import commit, git, init, write
 from .test_messages_exact import ADVICE, _named
 from .test_provenance import mechanism, run, sha
 
@@ -36,3 +38,23 @@ def test_stale_source_never_names_a_change_head_lacks(tmp_path: Path) -> None:
             f"{_named(repo, head)}) holds other bytes, not made from them in its history; {ADVICE}",
         )
     ]
+
+
+def test_worktree_prepares_a_mix_of_new_staged_tracked_and_absent_paths(tmp_path: Path) -> None:
+    """``--since`` prepares every path a run asks about at once (``select_changed``): a new file, a staged one,
+    an edited one, an unchanged one and one absent everywhere, each twice; only tracked, unstaged paths are
+    compared, and each answer is the right one."""
+    repo = init(tmp_path / "blog")
+    commit(repo, "first", {"a.md": "a\n", "b.md": "b\n", "c.md": "c\n"})
+    write(repo, "a.md", "a, edited\n")
+    write(repo, "b.md", "b, staged\n")
+    git(repo, "add", "b.md")
+    write(repo, "new.md", "new\n")
+    top, changes = changed_paths(repo, "HEAD")
+    try:
+        asked = ["new.md", "b.md", "a.md", "c.md", "gone.md"]
+        changes.prepare(asked + asked)
+        assert [path in changes for path in asked] == [True, True, True, False, False]
+    finally:
+        changes.close()
+    assert top == repo.resolve()
