@@ -547,6 +547,20 @@ def _from_json(data: dict[str, object]) -> ModuleResult:
     return ModuleResult(**fields, mutants=mutants)  # type: ignore[arg-type]
 
 
+def _recorded(json_path: Path) -> dict[str, dict[str, object]]:
+    return json.loads(json_path.read_text(encoding="utf-8")) if json_path.exists() else {}  # type: ignore[no-any-return]
+
+
+def judge(result: ModuleResult) -> ModuleResult:
+    """``result`` with its survivors that ``docs/mutation-equivalent.json`` now lists marked equivalent (a
+    person's judgement, not a test run: nothing is run again)."""
+    equivalent = _load_equivalent().get(result.module, {})
+    for mutant in result.mutants:
+        if mutant.outcome == "survived" and mutant.key in equivalent:
+            mutant.outcome, mutant.reason = "equivalent", equivalent[mutant.key]
+    return result
+
+
 def _commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
@@ -599,7 +613,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants and their tests; run nothing")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--markdown", type=Path, help="write the score table here")
+    parser.add_argument(
+        "--judge", action="store_true", help="mark the recorded survivors now listed as equivalent; run nothing"
+    )
     args = parser.parse_args(argv)
+    if args.judge:
+        if not args.json:
+            parser.error("--judge needs --json (the record to update)")
+        _write(args.json, args.markdown, [judge(_from_json(data)) for data in _recorded(args.json).values()])
+        return 0
     modules = list(args.modules)
     if args.all_verdicts:
         for pattern in VERDICT_MODULES:

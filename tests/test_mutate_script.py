@@ -90,3 +90,22 @@ def test_a_partial_re_run_replaces_its_mutants_and_adds_its_test_files(tmp_path:
     assert entry["tests"] == ["tests/a.py", "tests/b.py"]
     assert [m["outcome"] for m in entry["mutants"]] == ["killed"]
     assert entry["commit"] == "c1; 1 re-run on c2"
+
+
+def test_judging_marks_only_the_recorded_survivors_listed_as_equivalent() -> None:
+    mutate = _mutate()
+    module = "mechlint/provenance/worktree.py"
+    listed = "read_entry: `0` → `1`"
+    assert listed in mutate._load_equivalent()[module]
+    result = mutate.ModuleResult(
+        module,
+        [],
+        mutants=[
+            mutate.Mutant(6, 44, "read_entry", "`0` → `1`", "survived"),
+            mutate.Mutant(7, 44, "read_entry", "`not` removed in `x`", "survived"),
+            mutate.Mutant(8, 44, "read_entry", "`0` → `1`", "killed"),
+        ],
+    )
+    judged = mutate.judge(result)
+    assert [m.outcome for m in judged.mutants] == ["equivalent", "survived", "killed"]
+    assert judged.mutants[0].reason == mutate._load_equivalent()[module][listed]
