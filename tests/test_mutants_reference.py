@@ -128,3 +128,40 @@ def test_unknown_target_one_entry_and_an_id_that_says_nothing_is_the_entrys_typo
     ]
     assert _found(_tail_as("tial", 2), UNKNOWN)[0][1] == "/targets/tial"
     assert _found(_tail_as("tial", 1, "mechanism-tail"), UNKNOWN)[0][1] == "/targets/tial"
+
+
+def test_duplicate_id_names_both_targets_and_the_id() -> None:
+    data = copy.deepcopy(BASE)
+    data["targets"]["b0"]["id"] = "mechanism-a0"
+    assert _found(data, "reference/duplicate-id") == [
+        (
+            "reference/duplicate-id",
+            "/targets/b0/id",
+            'the target "b0" has the id "mechanism-a0", which the target "a0" already uses',
+        )
+    ]
+
+
+def test_duplicate_scenario_names_both_scenarios_and_the_id() -> None:
+    data = copy.deepcopy(BASE)
+    data["scenarios"].append(copy.deepcopy(data["scenarios"][0]))
+    assert _found(data, "reference/duplicate-scenario") == [
+        (
+            "reference/duplicate-scenario",
+            "/scenarios/1/id",
+            f'scenarios[1] has the id "{BASE["scenarios"][0]["id"]}", which scenarios[0] already uses',
+        )
+    ]
+
+
+def test_unselected_active_names_the_entry_and_the_way_out() -> None:
+    data = copy.deepcopy(BASE)
+    data["scenarios"][0]["unselected"] = ["tail"]
+    assert _found(data, "reference/unselected-active") == [
+        (
+            "reference/unselected-active",
+            "/scenarios/0/steps/4/active/0",
+            'scenarios[0].steps[4].active[0] lights "tail", which this scenario lists as unselected; '
+            "remove it from the step or from unselected",
+        )
+    ]
