@@ -165,3 +165,23 @@ def test_unselected_active_names_the_entry_and_the_way_out() -> None:
             "remove it from the step or from unselected",
         )
     ]
+
+
+def test_kind_mismatch_says_where_each_kind_belongs() -> None:
+    """An edge in ``active`` belongs in ``paths``, a node in ``paths`` in ``active``: both messages whole."""
+    data = copy.deepcopy(BASE)
+    step = data["scenarios"][0]["steps"][0]
+    step["active"].append("store0")
+    step["paths"] = ["a0"]
+    assert _found(data, "reference/kind-mismatch") == [
+        (
+            "reference/kind-mismatch",
+            "/scenarios/0/steps/0/active/2",
+            'scenarios[0].steps[0].active[2] names "store0", which is an edge; active takes nodes, so move it to paths',
+        ),
+        (
+            "reference/kind-mismatch",
+            "/scenarios/0/steps/0/paths/0",
+            'scenarios[0].steps[0].paths[0] names "a0", which is a node; paths takes edges, so move it to active',
+        ),
+    ]
