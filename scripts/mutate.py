@@ -548,7 +548,7 @@ def _from_json(data: dict[str, object]) -> ModuleResult:
 
 
 def _recorded(json_path: Path) -> dict[str, dict[str, object]]:
-    return json.loads(json_path.read_text(encoding="utf-8")) if json_path.exists() else {}  # type: ignore[no-any-return]
+    return json.loads(json_path.read_text(encoding="utf-8")) if json_path.exists() else {}
 
 
 def judge(result: ModuleResult) -> ModuleResult:
