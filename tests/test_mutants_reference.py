@@ -185,3 +185,19 @@ def test_kind_mismatch_says_where_each_kind_belongs() -> None:
             'scenarios[0].steps[0].paths[0] names "a0", which is a node; paths takes edges, so move it to active',
         ),
     ]
+
+
+def test_id_mismatch_leaves_a_misspelt_key_whose_id_names_the_steps_name_to_unknown_target() -> None:
+    """``tial`` with the id ``mechanism-tail``, which the steps name: one mistake (the key), one finding, and no
+    crash of any rule; an id that names neither is still reported against the key."""
+    assert _found(_tail_as("tial", 1, "mechanism-tail"), "") == [
+        (
+            UNKNOWN,
+            "/targets/tial",
+            'the target key "tial" is named by no step, while 1 entry names "tail", which targets lacks; '
+            'rename the key to "tail"',
+        )
+    ]
+    assert _found(_tail_as("tial", 2), "reference/id-mismatch") == [
+        ("reference/id-mismatch", "/targets/tial/id", 'the target "tial" has the id "box-7"; expected "mechanism-tial"')
+    ]
