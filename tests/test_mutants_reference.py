@@ -201,3 +201,17 @@ def test_id_mismatch_leaves_a_misspelt_key_whose_id_names_the_steps_name_to_unkn
     assert _found(_tail_as("tial", 2), "reference/id-mismatch") == [
         ("reference/id-mismatch", "/targets/tial/id", 'the target "tial" has the id "box-7"; expected "mechanism-tial"')
     ]
+
+
+def test_id_mismatch_explains_an_id_that_only_looks_right() -> None:
+    data = copy.deepcopy(BASE)
+    data["targets"]["tail"]["id"] = "mechanism-ta\u0456l"  # a Cyrillic і
+    assert _found(data, "reference/id-mismatch") == [
+        (
+            "reference/id-mismatch",
+            "/targets/tail/id",
+            'the target "tail" has the id "mechanism-ta\u0456l"; expected "mechanism-tail" ("mechanism-ta\u0456l" '
+            'only looks like "mechanism-tail": it has U+0456 CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I, which '
+            'looks like "i")',
+        )
+    ]
