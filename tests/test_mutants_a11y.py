@@ -62,3 +62,10 @@ def test_alt_length_limit_has_its_least_value(tmp_path: Path, value: int, proble
         with pytest.raises(ConfigError) as caught:
             load_config(start=tmp_path)
         assert str(caught.value).endswith(f'rules."{ALT_LENGTH}".{problem}')
+
+
+@pytest.mark.parametrize("alt", ["", " \n\t "])
+def test_alt_missing_says_what_to_write(alt: str) -> None:
+    assert _found(_with_alt(alt), "a11y/alt-missing") == [
+        ("/alt", "alt is empty; write one or two sentences that say what the diagram shows")
+    ]
