@@ -69,3 +69,19 @@ def test_alt_missing_says_what_to_write(alt: str) -> None:
     assert _found(_with_alt(alt), "a11y/alt-missing") == [
         ("/alt", "alt is empty; write one or two sentences that say what the diagram shows")
     ]
+
+
+@pytest.mark.parametrize(
+    ("tag", "message"),
+    [
+        ("in-ID", '"in-ID": the language subtag \'in\' is deprecated in favour of "id"; write "id-ID"'),
+        (
+            "en-GB-oed",
+            '"en-GB-oed": the tag \'en-GB-oed\' is deprecated in favour of "en-GB-oxendict"; write "en-GB-oxendict"',
+        ),
+    ],
+)
+def test_language_deprecated_names_the_replacement_and_the_tag_to_write(tag: str, message: str) -> None:
+    data = copy.deepcopy(BASE)
+    data["language"] = tag
+    assert _found(data, "a11y/language-deprecated") == [("/language", message)]
