@@ -74,6 +74,11 @@ def test_alt_missing_says_what_to_write(alt: str) -> None:
 @pytest.mark.parametrize(
     ("tag", "message"),
     [
+        (  # Serbia and Montenegro split in two: no one replacement
+            "sr-CS",
+            "\"sr-CS\": the region subtag 'CS' is deprecated; "
+            "see the IANA Language Subtag Registry for its replacement",
+        ),
         ("in-ID", '"in-ID": the language subtag \'in\' is deprecated in favour of "id"; write "id-ID"'),
         (
             "en-GB-oed",
