@@ -86,6 +86,7 @@ MODULE_TESTS = {
     ),
     "mechlint/invariants/monitor.py": ("tests/test_invariant_subjects.py",),
     "mechlint/provenance/worktree.py": (
+        "tests/test_worktree_state.py",
         "tests/test_attest.py",
         "tests/test_adoption.py",
         "tests/test_hostile_git.py",
@@ -350,7 +351,17 @@ def tests_for(module: str) -> list[str]:
     """The test files that exercise ``module``: ``MODULE_TESTS``, or those naming it; and ``TESTS_ALWAYS``."""
     chosen = [test for prefix, extra in TESTS_ALWAYS.items() if module.startswith(prefix) for test in extra]
     chosen += [t for t in (MODULE_TESTS.get(module) or sorted(_tests_naming(module))) if t not in chosen]
+    if (family := mutants_tests(module)) not in chosen:
+        chosen.append(family)
     return [test for test in chosen if (ROOT / test).exists()]
+
+
+def mutants_tests(module: str) -> str:
+    """The test file written for the survivors of a module's family: ``tests/test_mutants_<family>.py``
+    (``mechlint/rules/reference/x.py`` → ``reference``, ``mechlint/provenance/x.py`` → ``provenance``)."""
+    parts = Path(module).parts
+    family = parts[2] if parts[:2] == ("mechlint", "rules") and len(parts) > 3 else Path(module).parent.name
+    return f"tests/test_mutants_{family}.py"
 
 
 def _tests_naming(module: str) -> set[str]:
@@ -536,6 +547,20 @@ def _from_json(data: dict[str, object]) -> ModuleResult:
     return ModuleResult(**fields, mutants=mutants)  # type: ignore[arg-type]
 
 
+def _recorded(json_path: Path) -> dict[str, dict[str, object]]:
+    return json.loads(json_path.read_text(encoding="utf-8")) if json_path.exists() else {}
+
+
+def judge(result: ModuleResult) -> ModuleResult:
+    """``result`` with its survivors that ``docs/mutation-equivalent.json`` now lists marked equivalent (a
+    person's judgement, not a test run: nothing is run again)."""
+    equivalent = _load_equivalent().get(result.module, {})
+    for mutant in result.mutants:
+        if mutant.outcome == "survived" and mutant.key in equivalent:
+            mutant.outcome, mutant.reason = "equivalent", equivalent[mutant.key]
+    return result
+
+
 def _commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
@@ -563,6 +588,7 @@ def _write(
                 by_index = {m["index"]: m for m in recorded[r.module]["mutants"]}
                 by_index.update({m.index: asdict(m) for m in r.mutants})
                 entry = {**recorded[r.module], "mutants": [by_index[i] for i in sorted(by_index)]}
+                entry["tests"] = list(dict.fromkeys([*recorded[r.module]["tests"], *r.tests]))
                 entry["commit"] = f"{recorded[r.module]['commit']}; {len(r.mutants)} re-run on {r.commit}"
             recorded[r.module] = entry
         json_path.write_text(json.dumps(recorded, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -587,7 +613,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants and their tests; run nothing")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--markdown", type=Path, help="write the score table here")
+    parser.add_argument(
+        "--judge", action="store_true", help="mark the recorded survivors now listed as equivalent; run nothing"
+    )
     args = parser.parse_args(argv)
+    if args.judge:
+        if not args.json:
+            parser.error("--judge needs --json (the record to update)")
+        _write(args.json, args.markdown, [judge(_from_json(data)) for data in _recorded(args.json).values()])
+        return 0
     modules = list(args.modules)
     if args.all_verdicts:
         for pattern in VERDICT_MODULES:

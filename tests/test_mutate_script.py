@@ -69,3 +69,43 @@ def test_every_survivor_judged_equivalent_is_a_mutant_of_its_module() -> None:
         keys = {m.key for m in mutate.mutants_of((ROOT / module).read_text(encoding="utf-8"))}
         assert set(entries) <= keys, f"{module}: {sorted(set(entries) - keys)}"
         assert all(reason.strip() for reason in entries.values())
+
+
+def test_a_module_meets_the_tests_written_for_its_familys_survivors() -> None:
+    mutate = _mutate()
+    assert mutate.mutants_tests("mechlint/rules/reference/unknown_target.py") == "tests/test_mutants_reference.py"
+    assert mutate.mutants_tests("mechlint/provenance/worktree.py") == "tests/test_mutants_provenance.py"
+    assert mutate.mutants_tests("mechlint/invariants/monitor.py") == "tests/test_mutants_invariants.py"
+    assert "tests/test_mutants_reference.py" in mutate.tests_for("mechlint/rules/reference/unknown_target.py")
+
+
+def test_a_partial_re_run_replaces_its_mutants_and_adds_its_test_files(tmp_path: Path) -> None:
+    mutate = _mutate()
+    record = tmp_path / "results.json"
+    first = mutate.ModuleResult("m.py", ["tests/a.py"], "c1", mutants=[mutate.Mutant(0, 1, "f", "x", "survived")])
+    mutate._write(record, None, [first])
+    again = mutate.ModuleResult("m.py", ["tests/b.py"], "c2", mutants=[mutate.Mutant(0, 1, "f", "x", "killed")])
+    mutate._write(record, None, [again], partial=True)
+    entry = json.loads(record.read_text(encoding="utf-8"))["m.py"]
+    assert entry["tests"] == ["tests/a.py", "tests/b.py"]
+    assert [m["outcome"] for m in entry["mutants"]] == ["killed"]
+    assert entry["commit"] == "c1; 1 re-run on c2"
+
+
+def test_judging_marks_only_the_recorded_survivors_listed_as_equivalent() -> None:
+    mutate = _mutate()
+    module = "mechlint/provenance/worktree.py"
+    listed = "read_entry: `0` → `1`"
+    assert listed in mutate._load_equivalent()[module]
+    result = mutate.ModuleResult(
+        module,
+        [],
+        mutants=[
+            mutate.Mutant(6, 44, "read_entry", "`0` → `1`", "survived"),
+            mutate.Mutant(7, 44, "read_entry", "`not` removed in `x`", "survived"),
+            mutate.Mutant(8, 44, "read_entry", "`0` → `1`", "killed"),
+        ],
+    )
+    judged = mutate.judge(result)
+    assert [m.outcome for m in judged.mutants] == ["equivalent", "survived", "killed"]
+    assert judged.mutants[0].reason == mutate._load_equivalent()[module][listed]

@@ -3,11 +3,12 @@ path (found in the path's history reachable from ``HEAD``, renames and merges
 included; bytes only an unmerged branch held are ``provenance/digest-mismatch``), while the
 working tree holds other bytes. The message names the commit that holds the
 pinned bytes and the commit that changed them (the change HEAD has, not one
-made on another branch), or says that the change is not committed yet. When
-the file had another name in that commit, the message says it: ``git show
-COMMIT:PATH`` gives the pinned bytes. ``mechlint diff`` (or a hover over the
-source in an editor) shows what changed since the pin; after review,
-``mechlint pin`` updates the digest.
+made on another branch), or says that HEAD holds other bytes its history did
+not make from them (an unrelated history merged in), or that the change is not
+committed yet. When the file had another name in that commit, the message says
+it: ``git show COMMIT:PATH`` gives the pinned bytes. ``mechlint diff`` (or a
+hover over the source in an editor) shows what changed since the pin; after
+review, ``mechlint pin`` updates the digest.
 """
 
 from __future__ import annotations
@@ -78,8 +79,10 @@ def _stale(source: Source, hit: Revision) -> str:
         later = []  # (a checkout's line-ending conversion is converted back already: what differs is a change)
     # the change HEAD has, not one made on another branch
     ours = [r for r in later if head is not None and history.is_ancestor(r.commit, head)]
-    if ours or later:
-        changed = f"commit {history.describe((ours or later)[-1].commit)} changed them"
+    if ours:
+        changed = f"commit {history.describe(ours[-1].commit)} changed them"
+    elif head is not None and head_blob not in (None, hit.blob):  # no change of HEAD's made them these bytes
+        changed = f"HEAD (commit {history.describe(head)}) holds other bytes, not made from them in its history"
     else:
         changed = "they were changed in the working tree and not committed"
     shown = source.shown(hit.path)
