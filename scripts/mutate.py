@@ -476,7 +476,7 @@ def _run_tests(scratch: Path, tests: list[str], timeout: float, keyword: str = "
             raise
 
 
-def _load_equivalent() -> dict[str, dict[str, str]]:
+def load_equivalent() -> dict[str, dict[str, str]]:
     if not EQUIVALENT_FILE.exists():
         return {}
     data = json.loads(EQUIVALENT_FILE.read_text(encoding="utf-8"))
@@ -486,7 +486,7 @@ def _load_equivalent() -> dict[str, dict[str, str]]:
 def measure(module: str, tests: list[str], only: set[int] | None = None) -> ModuleResult:
     source = (ROOT / module).read_text(encoding="utf-8")
     result = ModuleResult(module, tests)
-    equivalent = _load_equivalent().get(module, {})
+    equivalent = load_equivalent().get(module, {})
     result.commit = _commit()
     scratch = _scratch_copy()
     target = scratch / module
@@ -554,7 +554,7 @@ def _recorded(json_path: Path) -> dict[str, dict[str, object]]:
 def judge(result: ModuleResult) -> ModuleResult:
     """``result`` with its survivors that ``docs/mutation-equivalent.json`` now lists marked equivalent (a
     person's judgement, not a test run: nothing is run again)."""
-    equivalent = _load_equivalent().get(result.module, {})
+    equivalent = load_equivalent().get(result.module, {})
     for mutant in result.mutants:
         if mutant.outcome == "survived" and mutant.key in equivalent:
             mutant.outcome, mutant.reason = "equivalent", equivalent[mutant.key]
@@ -572,7 +572,7 @@ def _commit() -> str:
     return out.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
 
 
-def _write(
+def write_record(
     json_path: Path | None, markdown_path: Path | None, results: list[ModuleResult], partial: bool = False
 ) -> None:
     """Record ``results`` in the JSON file (kept per module across runs) and rewrite the table from it.
@@ -620,7 +620,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.judge:
         if not args.json:
             parser.error("--judge needs --json (the record to update)")
-        _write(args.json, args.markdown, [judge(_from_json(data)) for data in _recorded(args.json).values()])
+        write_record(args.json, args.markdown, [judge(_from_json(data)) for data in _recorded(args.json).values()])
         return 0
     modules = list(args.modules)
     if args.all_verdicts:
@@ -642,7 +642,7 @@ def main(argv: list[str] | None = None) -> int:
         result = measure(module, tests, set(args.only) if args.only else None)
         print(f"{module}: {score(result)} ({result.baseline})", file=sys.stderr, flush=True)
         results.append(result)
-        _write(
+        write_record(
             args.json, args.markdown, [result], bool(args.only)
         )  # after each module: a long run stopped keeps what it measured
     if not args.json and not args.markdown and results:

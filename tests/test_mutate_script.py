@@ -83,9 +83,9 @@ def test_a_partial_re_run_replaces_its_mutants_and_adds_its_test_files(tmp_path:
     mutate = _mutate()
     record = tmp_path / "results.json"
     first = mutate.ModuleResult("m.py", ["tests/a.py"], "c1", mutants=[mutate.Mutant(0, 1, "f", "x", "survived")])
-    mutate._write(record, None, [first])
+    mutate.write_record(record, None, [first])
     again = mutate.ModuleResult("m.py", ["tests/b.py"], "c2", mutants=[mutate.Mutant(0, 1, "f", "x", "killed")])
-    mutate._write(record, None, [again], partial=True)
+    mutate.write_record(record, None, [again], partial=True)
     entry = json.loads(record.read_text(encoding="utf-8"))["m.py"]
     assert entry["tests"] == ["tests/a.py", "tests/b.py"]
     assert [m["outcome"] for m in entry["mutants"]] == ["killed"]
@@ -96,7 +96,7 @@ def test_judging_marks_only_the_recorded_survivors_listed_as_equivalent() -> Non
     mutate = _mutate()
     module = "mechlint/provenance/worktree.py"
     listed = "read_entry: `0` → `1`"
-    assert listed in mutate._load_equivalent()[module]
+    assert listed in mutate.load_equivalent()[module]
     result = mutate.ModuleResult(
         module,
         [],
@@ -108,4 +108,4 @@ def test_judging_marks_only_the_recorded_survivors_listed_as_equivalent() -> Non
     )
     judged = mutate.judge(result)
     assert [m.outcome for m in judged.mutants] == ["equivalent", "survived", "killed"]
-    assert judged.mutants[0].reason == mutate._load_equivalent()[module][listed]
+    assert judged.mutants[0].reason == mutate.load_equivalent()[module][listed]

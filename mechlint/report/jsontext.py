@@ -30,8 +30,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from json.encoder import encode_basestring
-from typing import Any, NamedTuple
+from typing import Any
 
+from mechlint.records import Record
 from mechlint.report.jsonshape import record_text
 from mechlint.safety.terminal import inert_json
 
@@ -85,7 +86,7 @@ def _inert_string(text: str) -> str:
     return encoded if text.isprintable() else inert_json(encoded)  # the encoder's escapes are printable
 
 
-class _Style(NamedTuple):
+class _Style(Record):
     """How strings are encoded, the text before a member's value by indent, and the writer of records if any."""
 
     string: Callable[[str], str]
