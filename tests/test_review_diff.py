@@ -65,7 +65,7 @@ def test_an_edited_source_is_shown_as_a_unified_diff_from_the_pinned_commit(
     commit(repo, "edit", {"content/post.md": EDITED})
     code, out, err = diff(capsys)
     date = git(repo, "show", "-s", "--format=%cs", first)
-    assert (code, err) == (1, "1 source differs from the pin: review what cites them, then run mechlint pin.\n")
+    assert (code, err) == (1, "1 source differs from the pin: review the change, then run mechlint pin.\n")
     assert out == (
         f"source content/post.md (modified), cited by {MECHANISM} /sources/0\n"
         f'pinned bytes: commit {first[:12]} ({date}, "the article"), at content/post.md\n'
@@ -373,7 +373,7 @@ def test_usage_errors_exit_two(repo: Path, capsys: pytest.CaptureFixture[str]) -
     assert code == 2
     assert err.splitlines() == [
         "mechlint: content/mechanisms/broken.json: is not valid JSON; run mechlint check to see why",
-        "1 source differs from the pin: review what cites them, then run mechlint pin.",
+        "1 source differs from the pin: review the change, then run mechlint pin.",
     ]
     assert "+A client opens. The server answers twice." in out  # the other files are still shown
 

@@ -74,7 +74,7 @@ def diff(
         error(problem)
     if reviewed and output_format == "text":
         count = f"{len(reviewed)} source{'s differ' if len(reviewed) != 1 else ' differs'}"
-        typer.echo(f"{count} from the pin: review what cites them, then run mechlint pin.", err=True)
+        typer.echo(f"{count} from the pin: review the change, then run mechlint pin.", err=True)
     if problems:
         raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_FINDINGS if reviewed else EXIT_OK)
