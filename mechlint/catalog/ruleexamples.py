@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from mechlint.rules import Example
+from mechlint.text.ends import common_ends
 
 __all__ = ["BASE", "base_text", "example_diff", "example_document"]
 
@@ -181,12 +182,7 @@ def example_diff(example: Example, context: int = 2) -> list[str]:
     old, new = base_text().splitlines(), example_document(example).splitlines()
     if old == new:
         return []
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(old, new)
     first = max(head - context, 0)
     old_end, new_end = len(old) - tail, len(new) - tail
     after = min(tail, context)

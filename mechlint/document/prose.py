@@ -260,13 +260,13 @@ def sentences(text: str) -> list[tuple[int, int]]:
     if "\n" not in text:
         marks = text.count(".") + text.count("!") + text.count("?") + text.count("…")
         if not marks or (marks == 1 and text[-1] in ".!?…"):  # no end, or only the last character: one sentence
-            return [_trim(text, 0, len(text))] if text and not text.isspace() else []
+            return [trimmed_span(text, 0, len(text))] if text and not text.isspace() else []
         first = _END.search(text)
         if first is None:  # no sentence end: one sentence, or none
-            return [_trim(text, 0, len(text))] if text and not text.isspace() else []
+            return [trimmed_span(text, 0, len(text))] if text and not text.isspace() else []
         if first.end() == len(text):  # the only end is the end of the text
             end = first.end(2)
-            return [_trim(text, 0, end)] if not text[:end].isspace() else []
+            return [trimmed_span(text, 0, end)] if not text[:end].isspace() else []
         return _line_sentences(text)
     return sentences_plain(text)
 
@@ -297,14 +297,15 @@ def _line_sentences(text: str) -> list[tuple[int, int]]:
                 continue
         end = match.end(2)
         if text[start:end].strip():
-            out.append(_trim(text, start, end))
+            out.append(trimmed_span(text, start, end))
         start = gap_end
     if text[start:].strip():
-        out.append(_trim(text, start, len(text)))
+        out.append(trimmed_span(text, start, len(text)))
     return out
 
 
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+def trimmed_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """``text[start:end]`` without the white space at its ends, as a span of ``text``."""
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():

@@ -18,6 +18,7 @@ from mechlint.document import Document
 from mechlint.document.jsonscan import string_offsets
 from mechlint.model import Finding, Fix, FixEdit
 from mechlint.records import Record
+from mechlint.text.ends import common_ends
 
 __all__ = [
     "Change",
@@ -175,12 +176,7 @@ def remove_member(document: Document, pointer: str) -> Change | None:
 def _narrowed(text: str, change: Change) -> Change:
     """``change`` without the characters it would write back unchanged at either end: the minimal edit."""
     old, new = text[change.start : change.end], change.content
-    head = 0
-    while head < min(len(old), len(new)) and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(old, new)
     return Change(change.start + head, change.end - tail, new[head : len(new) - tail])
 
 

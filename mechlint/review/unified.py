@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from mechlint.document.prose import trimmed_span
 from mechlint.records import Record
 
 __all__ = ["BINARY_PEEK", "CONTEXT", "PROSE_SUFFIXES", "Hunk", "Line", "as_text", "hunks", "is_prose"]
@@ -157,7 +158,7 @@ def _per_line(lines: list[str], spans: list[tuple[int, int]]) -> list[Spans]:
     for raw in lines:
         text = raw.removesuffix("\n")
         local = (
-            _trimmed(text, max(s, at) - at, min(e, at + len(text)) - at)
+            trimmed_span(text, max(s, at) - at, min(e, at + len(text)) - at)
             for s, e in spans
             if s < at + len(text) and e > at
         )
@@ -171,12 +172,3 @@ def _starts(units: list[str]) -> list[int]:
     for unit in units:
         offsets.append(offsets[-1] + len(unit))
     return offsets
-
-
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    """The span without the spaces at its ends (a sentence carries the space before it)."""
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
