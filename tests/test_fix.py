@@ -94,3 +94,30 @@ def test_fix_respects_a_disabled_rule(tmp_path: Path) -> None:
     fixes, _ = fix_files([str(tmp_path)], config, tmp_path, None, unsafe=True)
     assert fixes, "the seed has other fixable findings, so the run did fix something"
     assert all(fix.rule_id != "plain/typography-consistency" for outcome in fixes for fix in outcome.applied)
+
+
+def test_the_reading_time_fix_writes_what_the_rule_computes_with_the_runs_options() -> None:
+    """The duration comes from the rule's own computation (with the configured rate), not from its message."""
+    from types import MappingProxyType
+
+    from mechlint.fixes import a11y as a11y_fixes
+    from mechlint.fixes.apply import apply_fixes
+    from mechlint.rules import RuleContext
+    from mechlint.rules.a11y import reading_time
+
+    data = _clean()
+    step = data["scenarios"][0]["steps"][0]  # type: ignore[index]
+    step["duration"] = 100
+    raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
+    document = load("x.json", raw)
+    slow = RuleContext(options=MappingProxyType({"characters-per-second": 5, "minimum-seconds": 1}))
+    short = next(reading_time.shortfalls(document, slow))
+    assert short.pointer == "/scenarios/0/steps/0/duration" and short.least > 1000
+    finding = next(iter(reading_time.check(document, slow)))._replace(message="reworded by a later version")
+    fix = a11y_fixes.reading_time(document, finding, slow)
+    assert fix is not None and fix.title == f"Raise the duration to {short.least} ms"
+    edited = json.loads(apply_fixes(raw, [fix]))
+    assert edited["scenarios"][0]["steps"][0]["duration"] == short.least
+    # a step long enough with these options has no fix
+    fast = RuleContext(options=MappingProxyType({"characters-per-second": 10_000, "minimum-seconds": 0.05}))
+    assert a11y_fixes.reading_time(document, finding, fast) is None

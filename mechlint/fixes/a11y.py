@@ -10,6 +10,7 @@ from mechlint.document.views import as_object, quote
 from mechlint.fixes.edits import make_fix, replace_in_string, replace_value
 from mechlint.model import Finding, Fix
 from mechlint.rules import RuleContext
+from mechlint.rules.a11y.reading_time import shortfalls
 
 __all__ = ["alt_redundant", "language", "reading_time"]
 
@@ -86,14 +87,12 @@ def alt_redundant(document: Document, finding: Finding, context: RuleContext) ->
     return make_fix(document, "unsafe", f"Start alt with {quote(rest[:1].upper() + rest[1:30])}", [change])
 
 
-_LEAST = re.compile(r"make it at least (\d+) ms")
-
-
 def reading_time(document: Document, finding: Finding, context: RuleContext) -> Fix | None:
     """Unsafe: the step's duration raised to the least readable one the rule computed (the text may be what
     should change instead)."""
-    least = _LEAST.search(finding.message)
+    # computed again with the run's options (reading_time.shortfalls), never read back from the message
+    least = next((s.least for s in shortfalls(document, context) if s.pointer == finding.pointer), None)
     if least is None:
         return None
-    change = replace_value(document, finding.pointer, least.group(1))
-    return make_fix(document, "unsafe", f"Raise the duration to {least.group(1)} ms", [change])
+    change = replace_value(document, finding.pointer, str(least))
+    return make_fix(document, "unsafe", f"Raise the duration to {least} ms", [change])

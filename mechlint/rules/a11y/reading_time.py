@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from mechlint.document import Document
 from mechlint.document.story import shown_text
@@ -42,7 +43,23 @@ META = RuleMeta(
 )
 
 
-def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+class Shortfall(NamedTuple):
+    """A step too short to read: where its duration is, and what the text needs."""
+
+    pointer: str  # the step's ``duration``
+    name: str  # the step's title, quoted, or "this step"
+    characters: int
+    duration: int  # ms
+    needed: float  # seconds, rounded up to a tenth
+
+    @property
+    def least(self) -> int:
+        """The least readable duration, in ms (what the message advises and the fix writes)."""
+        return round(self.needed * 1000)
+
+
+def shortfalls(document: Document, context: RuleContext) -> Iterator[Shortfall]:
+    """Every step whose duration is shorter than its text needs, in document order."""
     rate = float(context.options["characters-per-second"])
     minimum = float(context.options["minimum-seconds"])
     for _, scenario, pointer in scenarios(document.data):
@@ -55,10 +72,15 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
                 continue
             exact = max(minimum, characters / rate)
             if duration < exact * 1000:  # in ms: an integer of any length compares with a float
-                needed = math.ceil(exact * 10) / 10
                 name = quote(step["title"]) if isinstance(step.get("title"), str) else "this step"
-                yield META.finding(
-                    step_pointer + "/duration",
-                    f"{name} needs {needed:.1f} s to read ({characters} characters at {rate:g} per second), "
-                    f"has {duration / 1000:.1f} s; make it at least {round(needed * 1000)} ms or show less text",
-                )
+                yield Shortfall(step_pointer + "/duration", name, characters, duration, math.ceil(exact * 10) / 10)
+
+
+def check(document: Document, context: RuleContext) -> Iterator[Finding]:
+    rate = float(context.options["characters-per-second"])
+    for short in shortfalls(document, context):
+        yield META.finding(
+            short.pointer,
+            f"{short.name} needs {short.needed:.1f} s to read ({short.characters} characters at {rate:g} per "
+            f"second), has {short.duration / 1000:.1f} s; make it at least {short.least} ms or show less text",
+        )
