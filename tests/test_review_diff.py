@@ -270,10 +270,41 @@ def test_an_edited_frozen_copy_is_diffed_against_its_original_in_history(
 
 def test_nothing_changed_prints_nothing_and_exits_zero(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pinned_article(repo)
-    mechanism(repo, [{"path": "content/post.md"}], name="unpinned.json")  # unpinned: pin's business, not a change
-    mechanism(repo, [{"path": "content/typo.md", "sha256": sha(ARTICLE)}], name="typo.json")  # never in history
     assert diff(capsys) == (0, "", "")
-    assert as_json(capsys) == (0, {"version": 1, "changed": 0, "sources": []})
+    assert as_json(capsys) == (0, {"version": 1, "changed": 0, "sources": [], "not_compared": []})
+
+
+def test_sources_with_nothing_to_compare_are_named_so_that_silence_never_means_all_pinned(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unpinned source, a path that never existed and a malformed sha256 are not changes (no diff, exit 0), but
+    they do not hold pinned bytes either: standard error names each, with the rule that reports it."""
+    pinned_article(repo)
+    mechanism(repo, [{"path": "content/post.md"}], name="unpinned.json")
+    mechanism(repo, [{"path": "content/typo.md", "sha256": sha(ARTICLE)}], name="typo.json")
+    mechanism(repo, [{"path": "content/post.md", "sha256": "abc"}], name="short.json")
+    mechanism(repo, [{"path": "content/typo.md", "sha256": sha(ARTICLE)}], name="typo2.json")
+    code, out, err = diff(capsys)
+    assert (code, out) == (0, "")
+    assert err.splitlines() == [
+        "3 sources cannot be compared with a pin (mechlint check reports each):",
+        '  "content/post.md": its sha256 is not 64 hexadecimal digits (schema/violation)',
+        '  "content/typo.md": nothing is at its path, and nothing ever was in HEAD\'s history '
+        "(provenance/missing-source)",
+        '  "content/post.md": it has no sha256 (provenance/unpinned-source)',
+    ]
+    code, data = as_json(capsys)
+    assert (code, data["changed"], data["sources"]) == (0, 0, [])
+    assert data["not_compared"][1] == {
+        "path": "content/typo.md",
+        "why": "nothing is at its path, and nothing ever was in HEAD's history (provenance/missing-source)",
+        "cited_by": [
+            {"file": "content/mechanisms/typo.json", "pointer": "/sources/0"},
+            {"file": "content/mechanisms/typo2.json", "pointer": "/sources/0"},
+        ],
+    }
+    # naming a source file shows only its diff: nothing else is listed
+    assert diff(capsys, "content/post.md") == (0, "", "")
 
 
 def test_a_source_cited_by_two_mechanisms_is_shown_once(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -335,7 +366,12 @@ def test_a_source_path_with_a_control_character_is_never_read(repo: Path, capsys
     commit(repo, "the article", {path: ARTICLE})
     mechanism(repo, [{"path": path, "sha256": sha(ARTICLE)}])
     write(repo, path, EDITED)
-    assert diff(capsys, "--no-color") == (0, "", "")
+    code, out, err = diff(capsys, "--no-color")
+    assert (code, out) == (0, "")
+    assert err.splitlines() == [
+        "1 source cannot be compared with a pin (mechlint check reports it):",
+        '  "content/post\\x1b[2J.md": its path is refused (provenance/unsafe-path)',
+    ]
 
 
 # -- colour, options, exit codes ----------------------------------------------------------------------------------
@@ -383,7 +419,8 @@ def test_the_json_shape(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write(repo, "content/post.md", EDITED)
     _, data = as_json(capsys)
     [source] = data["sources"]
-    assert (data["version"], data["changed"]) == (1, 1)
+    assert list(data) == ["version", "changed", "sources", "not_compared"]
+    assert (data["version"], data["changed"], data["not_compared"]) == (1, 1, [])
     assert list(source) == [
         "path", "status", "cited_by", "pinned", "current", "gone", "text", "diff", "hunks",
     ]  # fmt: skip
@@ -464,4 +501,4 @@ def test_naming_source_files_shows_only_their_diffs(repo: Path, capsys: pytest.C
     assert code == 1 and [s["path"] for s in chosen["sources"]] == ["content/notes.md"]
     assert [(s["path"], s["status"]) for s in gone["sources"]] == [("content/old.md", "deleted")]
     write(repo, "content/unchanged.md", ARTICLE)  # a file no changed source has: nothing to show
-    assert as_json(capsys, "content/unchanged.md") == (0, {"version": 1, "changed": 0, "sources": []})
+    assert as_json(capsys, "content/unchanged.md") == (0, {"version": 1, "changed": 0, "sources": [], "not_compared": []})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, NamedTuple, Optional
 
 import typer
 
@@ -59,12 +59,12 @@ def diff(
     provenance = provenance_or_exit(root)
     matched: set[str] = set()
     try:
-        reviewed, problems = reviewed_sources(found, provenance, _only(named, matched))
+        reviewed, problems, uncompared = reviewed_sources(found, provenance, _only(named, matched))
         for path in named:  # a name that is nowhere and that no changed source has is a mistake, as in git diff
             if not os.path.lexists(path) and os.path.abspath(path) not in matched:
                 problems.append(f"{path}: no such file or folder, and no changed source has that path")
         if output_format == "json":
-            write_output(_json(reviewed), None)
+            write_output(_json(reviewed, uncompared), None)
         else:
             painted = use_color(color)
             write_output("".join(_text(r, painted) for r in reviewed), None)
@@ -72,6 +72,8 @@ def diff(
         provenance.close()
     for problem in problems:
         error(problem)
+    if uncompared and output_format == "text":
+        _say_not_compared(uncompared)
     if reviewed and output_format == "text":
         count = f"{len(reviewed)} source{'s differ' if len(reviewed) != 1 else ' differs'}"
         typer.echo(f"{count} from the pin: review the change, then run mechlint pin.", err=True)
@@ -102,16 +104,25 @@ def _only(named: list[Path], matched: set[str]) -> Callable[[Source, Drift], boo
     return chosen
 
 
+class Uncompared(NamedTuple):
+    """A source that does not hold its pinned bytes but has nothing to diff: why, and where it is cited."""
+
+    path: str
+    why: str
+    cited: list[Cited]
+
+
 def reviewed_sources(
     found: list[tuple[Path, bytes]], provenance: Provenance, only: Callable[[Source, Drift], bool] | None = None
-) -> tuple[list[Reviewed], list[str]]:
+) -> tuple[list[Reviewed], list[str], list[Uncompared]]:
     """Every drifted source of these mechanism files (those ``only`` chooses), once each, with the places that cite
-    it; and the problems."""
+    it; the problems; and the sources that cannot be compared with a pin (none when ``only`` chooses)."""
     from mechlint.document import load
-    from mechlint.review.drift import drift_of
+    from mechlint.review.drift import drift_of, not_compared
     from mechlint.review.render import Cited, review
 
     drifts: dict[int, tuple[Source, Drift, list[Cited]]] = {}
+    uncompared: dict[int, Uncompared] = {}
     problems: list[str] = []
     for path, raw in found:
         shown = path.as_posix()
@@ -121,14 +132,35 @@ def reviewed_sources(
             continue
         for sourced in provenance.sources(document.data, path.absolute()):
             source = sourced.source
+            cited = Cited(shown, sourced.pointer)
+            if (other := uncompared.get(id(source))) is not None:
+                other.cited.append(cited)
+                continue
             known = drifts.get(id(source))
             if known is None:
                 drift = drift_of(source)
+                if drift is None and only is None and (why := not_compared(source)):
+                    uncompared[id(source)] = Uncompared(source.path, why, [cited])
                 if drift is None or (only is not None and not only(source, drift)):
                     continue
                 known = drifts[id(source)] = (source, drift, [])
-            known[2].append(Cited(shown, sourced.pointer))
-    return [review(drift, tuple(cited)) for _, drift, cited in drifts.values()], problems
+            known[2].append(cited)
+    reviewed = [review(drift, tuple(cited)) for _, drift, cited in drifts.values()]
+    return reviewed, problems, list(uncompared.values())
+
+
+def _say_not_compared(uncompared: list[Uncompared]) -> None:
+    """On standard error: the sources with nothing to diff, so that silence never reads as "all pinned"."""
+    from mechlint.document.views import quote
+    from mechlint.safety.terminal import printable
+
+    count = len(uncompared)
+    lines = [
+        f"{count} source{'s' if count != 1 else ''} cannot be compared with a pin (mechlint check reports "
+        f"{'each' if count != 1 else 'it'}):"
+    ]
+    lines += [printable(f"  {quote(u.path, 200)}: {u.why}") for u in uncompared]
+    typer.echo("\n".join(lines), err=True)
 
 
 def _text(reviewed: Reviewed, color: bool) -> str:
@@ -137,11 +169,19 @@ def _text(reviewed: Reviewed, color: bool) -> str:
     return as_terminal(reviewed, color)
 
 
-def _json(reviewed: list[Reviewed]) -> str:
+def _json(reviewed: list[Reviewed], uncompared: list[Uncompared]) -> str:
     import json
 
     from mechlint.review.render import JSON_VERSION, as_data
     from mechlint.safety.terminal import inert_json
 
-    data = {"version": JSON_VERSION, "changed": len(reviewed), "sources": [as_data(r) for r in reviewed]}
+    data = {
+        "version": JSON_VERSION,
+        "changed": len(reviewed),
+        "sources": [as_data(r) for r in reviewed],
+        "not_compared": [
+            {"path": u.path, "why": u.why, "cited_by": [{"file": c.file, "pointer": c.pointer} for c in u.cited]}
+            for u in uncompared
+        ],
+    }
     return inert_json(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"

@@ -27,7 +27,7 @@ from mechlint.rules.provenance import digest_mismatch, gone_source, stale_source
 if TYPE_CHECKING:
     from mechlint.provenance.source import Source
 
-__all__ = ["CHANGED_RULES", "DELETED", "MODIFIED", "RENAMED", "Drift", "drift_of", "source_pointer"]
+__all__ = ["CHANGED_RULES", "DELETED", "MODIFIED", "RENAMED", "Drift", "drift_of", "not_compared", "source_pointer"]
 
 #: The findings that say a source's bytes are not its pinned bytes: where a diff is worth showing.
 CHANGED_RULES = frozenset({stale_source.META.id, digest_mismatch.META.id, gone_source.META.id})
@@ -78,6 +78,26 @@ def drift_of(source: Source) -> Drift | None:
     if source.original is not None and pinned is not None and pinned.kind == HISTORY:
         return None  # a frozen copy whose file is gone: history keeps its bytes, as intended
     return _with_pinned(source, _departed(source))
+
+
+def not_compared(source: Source) -> str:
+    """Why a source without a drift (:func:`drift_of` gave ``None``) cannot be compared with its pin, naming the
+    rule that reports it; ``""`` when there is nothing to compare: it holds its pinned bytes, or it is a frozen
+    copy whose file is gone while history keeps its bytes."""
+    if source.in_working_tree:
+        return ""
+    if source.unsafe:
+        return "its path is refused (provenance/unsafe-path)"
+    if source.digest is None:
+        return "it has no sha256 (provenance/unpinned-source)"
+    if not source.pinned_well:
+        return "its sha256 is not 64 hexadecimal digits (schema/violation)"
+    if not source.absent or source.in_history:
+        return ""
+    pinned = source.pinned
+    if source.original is not None and pinned is not None and pinned.kind == HISTORY:
+        return ""  # a frozen copy whose file is gone: history keeps its bytes, as intended
+    return "nothing is at its path, and nothing ever was in HEAD's history (provenance/missing-source)"
 
 
 def _current(source: Source, path: str, status: str) -> Drift:
