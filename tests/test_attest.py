@@ -177,3 +177,39 @@ def test_attest_refuses_an_unpinned_source(blog: Path, capsys: pytest.CaptureFix
     keygen(blog / "me")
     assert main(["attest", str(blog / "content/mechanisms/m.json"), "--key", "me.key"]) == 1
     assert "pin" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("object_format", ["sha1", "sha256"])
+def test_each_subjects_git_blob_is_the_id_git_gives_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, object_format: str
+) -> None:
+    """In a SHA-256 repository too: ``gitBlob`` is what ``git hash-object`` gives the file (working tree) and what
+    the commit holds (history), never a SHA-1 id git does not know."""
+    from .gitrepo import git
+
+    repo = tmp_path / "blog"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main", f"--object-format={object_format}")
+    commit(repo, "first", {"content/post.md": "v1\n", "content/old.svg": "<svg/>\n"})
+    commit(repo, "second", {"content/old.svg": None})
+    base = json.loads(
+        (Path(__file__).parent.parent / "fixtures" / "clean" / "mechanisms" / "prefix-cache.json").read_text()
+    )
+    base["sources"] = [
+        {"path": "content/post.md", "sha256": V1, "description": "The post."},
+        {"path": "content/old.svg", "sha256": sha("<svg/>\n"), "description": "A frozen figure."},
+    ]
+    target = write(repo, "content/mechanisms/m.json", json.dumps(base, indent=2, ensure_ascii=False) + "\n")
+    monkeypatch.chdir(repo)
+    assert main(["keygen", "me"]) == 0
+    assert main(["attest", str(target), "--key", "me.key"]) == 0
+    envelope = json.loads((repo / "content/mechanisms/m.json.intoto.jsonl").read_text())
+    subjects = {s["name"]: s["digest"]["gitBlob"] for s in json.loads(base64.b64decode(envelope["payload"]))["subject"]}
+    first = git(repo, "rev-list", "--max-parents=0", "HEAD")
+    assert subjects == {
+        "content/mechanisms/m.json": git(repo, "hash-object", "content/mechanisms/m.json"),
+        "content/post.md": git(repo, "hash-object", "content/post.md"),
+        "content/old.svg": git(repo, "rev-parse", f"{first}:content/old.svg"),
+    }
+    assert all(len(blob) == (64 if object_format == "sha256" else 40) for blob in subjects.values())
+    assert main(["verify", str(target), "--key", "me.pub"]) == 0

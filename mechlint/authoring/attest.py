@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mechlint.document.views import as_object, items
+from mechlint.provenance.paths import git_blob_id
 from mechlint.provenance.resolve import Provenance
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
@@ -168,15 +169,8 @@ def statement(mechanism: Path, raw: bytes, data: Any, provenance: Provenance, ve
         name = mechanism.resolve().relative_to(repository.base).as_posix()
     except ValueError:
         name = mechanism.name
-    subjects = [
-        {
-            "name": name,
-            "digest": {
-                "sha256": hashlib.sha256(raw).hexdigest(),
-                "gitBlob": hashlib.sha1(b"blob %d\0" % len(raw) + raw, usedforsecurity=False).hexdigest(),
-            },
-        }
-    ]
+    digests = {"sha256": hashlib.sha256(raw).hexdigest(), "gitBlob": git_blob_id(raw, repository.object_format())}
+    subjects = [{"name": name, "digest": digests}]
     found = []
     for _, source, pointer in items((as_object(data) or {}).get("sources"), "/sources"):
         if not isinstance(source, dict) or not isinstance(source.get("path"), str):

@@ -94,11 +94,18 @@ def real_path(top: str, path: str) -> str:
 
 
 def hash_source(
-    root: Path, path: str, max_size: int = MAX_SOURCE_SIZE, *, blob_id: bool = False, keep: int = KEEP_BYTES
+    root: Path,
+    path: str,
+    max_size: int = MAX_SOURCE_SIZE,
+    *,
+    blob_id: bool = False,
+    keep: int = KEEP_BYTES,
+    object_format: str = "sha1",
 ) -> FileState:
     """Hash the working-tree file at ``root/path``; ``root`` is resolved, ``path`` passed :func:`path_problem`.
 
-    With ``blob_id`` the git blob id of the bytes is computed too (attestations need it). The bytes are
+    With ``blob_id`` the git blob id of the bytes is computed too (attestations need it), with the repository's
+    ``object_format`` (``"sha1"`` or ``"sha256"``). The bytes are
     kept (``data``) up to ``keep`` bytes. These are the bytes as they are: the bytes of a source, as git
     stores them, are ``Repository.file_state``'s.
     """
@@ -129,7 +136,12 @@ def hash_source(
     except OSError as error:
         return FileState("unreadable", detail=f"cannot be read ({error.strerror or error})")
     digest = hashlib.sha256()
-    blob = hashlib.sha1(b"blob %d\0" % info.st_size, usedforsecurity=False) if blob_id else None
+    header = b"blob %d\0" % info.st_size
+    blob = (
+        hashlib.new("sha256" if object_format == "sha256" else "sha1", header, usedforsecurity=False)
+        if blob_id
+        else None
+    )
     kept: list[bytes] = []
     size = 0
     crlf = False
@@ -159,9 +171,10 @@ def hash_source(
     return FileState("file", digest.hexdigest(), size, data, git_blob=git_blob, crlf=crlf)
 
 
-def git_blob_id(data: bytes) -> str:
-    """The SHA-1 object id git gives these bytes as a blob."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+def git_blob_id(data: bytes, object_format: str = "sha1") -> str:
+    """The object id git gives these bytes as a blob, in a repository whose ids are ``object_format``."""
+    name = "sha256" if object_format == "sha256" else "sha1"
+    return hashlib.new(name, b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
 def lfs_oid(data: bytes | None) -> str | None:

@@ -78,8 +78,25 @@ class Repository:
         """
         state = self._files.get(path)
         if state is None or (blob_id and state.kind == "file" and not state.git_blob):
-            state = self._files[path] = self._stored(path, paths.hash_source(self.base, path, blob_id=blob_id), blob_id)
+            form = self.object_format() if blob_id else "sha1"
+            read = paths.hash_source(self.base, path, blob_id=blob_id, object_format=form)
+            state = self._files[path] = self._stored(path, read, blob_id)
         return state
+
+    def object_format(self) -> str:
+        """The hash of git's object ids here, ``"sha1"`` or ``"sha256"`` (a blob id is git's own, as ``git
+        hash-object`` gives it); ``"sha1"`` without history."""
+        history = self.history()
+        if not history.exists:
+            return "sha1"
+        head = history.state().head
+        if head is not None:
+            return "sha256" if len(head) == 64 else "sha1"
+        try:  # no commit yet: git says
+            answer = history.git.run("rev-parse", "--show-object-format", check=False)
+        except GitError:
+            return "sha1"
+        return "sha256" if answer.strip() == b"sha256" else "sha1"
 
     def _stored(self, path: str, state: paths.FileState, blob_id: bool) -> paths.FileState:
         if self.toplevel is None or not (state.kind == "absent" or state.crlf):
