@@ -97,7 +97,7 @@ def test_invariants_over_state_explain_exactly_why(tmp_path: Path) -> None:
     assert _messages(tmp_path, data) == {
         "invariant/reuse-after-keep": (
             "/scenarios/0/steps/3",
-            'in scenario "compatible-hit", reuse0, reuse1 is animated in steps[3] ("Use K/V with the same key '
+            'in scenario "compatible-hit", reuse0 and reuse1 are animated in steps[3] ("Use K/V with the same key '
             'again"), but no step up to this one has a state stage matching /^Keep/',
         ),
         "invariant/tail-not-in-prefill-stage": (

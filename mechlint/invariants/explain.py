@@ -67,7 +67,8 @@ class _Explainer:
             else:  # every placeholder bound: one key, no scan of the step's keys
                 matched = [pattern]
             verb_text = "animated" if node.op == "path" else "lit"
-            return f"{', '.join(matched)} is {verb_text} in {self.label(index)}"
+            names = matched[0] if len(matched) == 1 else f"{', '.join(matched[:-1])} and {matched[-1]}"
+            return f"{names} {'is' if len(matched) == 1 else 'are'} {verb_text} in {self.label(index)}"
         return f"{self.label(index)} {self.verb(node)}"
 
     def no_target(self, node: Node) -> str:
