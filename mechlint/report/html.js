@@ -1,8 +1,10 @@
 // The HTML report's only script: filters and recounts, sorts the index, opens what a link or a search points into,
 // folds. Without it everything is shown, and every count is the whole report's.
 // A large report must open fast, so nothing here walks the page at load unless it has to: the index's rows and the
-// files are gathered the first time a filter, a sort or a link needs them.
+// files are gathered the first time a filter, a sort or a link needs them. The script comes right after the index,
+// so that the filters work while the files are still arriving; what needs every file waits for the whole page.
 (function(){
+var ready=document.readyState!=='loading';
 var form=document.querySelector('.filters');if(!form)return;form.hidden=false;
 var status=form.querySelector('.shown-count');
 var LEVELS=['error','warning','note'],levels={},rule='',all=true;
@@ -16,9 +18,11 @@ function counted(t){return {node:t,items:within(t.closest('details, section'),'[
 // report opens fast: until then its counts come from the index's rows, afterwards from its own findings; beside it,
 // the words of the storyboard (`words`), hidden until the browser's find-in-page looks for one of them
 var files=null,byNumber={};
-function fileList(){if(!files){files=within(document,'section.file').map(function(s){
- var h=s.querySelector('h2[id^="file-"]'),f={node:s,n:h?h.id.slice(5):'',later:s.querySelector('noscript.later'),
-  words:s.querySelector('.words'),tallies:within(s,'.tally')};byNumber[f.n]=f;return f});}return files}
+function fileList(){if(files)return files;
+ var found=within(document,'section.file').map(function(s){var h=s.querySelector('h2[id^="file-"]'),n=h?h.id.slice(5):'';
+  return byNumber[n]||(byNumber[n]={node:s,n:n,later:s.querySelector('noscript.later'),words:s.querySelector('.words'),
+   tallies:within(s,'.tally')})});
+ if(ready)files=found;return found}
 function parts(f){f.items=within(f.node,'li.finding');f.tallies=f.tallies.map(function(t){return counted(t.node||t)});
  f.scenarios=within(f.node,'.scenario').map(function(c){return {node:c,items:within(c,'li.finding')}});}
 var tallies=null;
@@ -39,6 +43,8 @@ function refine(f){if(!f.items)parts(f);
  f.tallies.forEach(recount);}
 // unfolding a file puts its storyboard in the page: parsed from the noscript's text, as it would be without scripts
 function bring(f){if(!f||!f.later)return;
+ // while the page is arriving, a noscript may not be whole yet: wait for the page
+ if(!ready){document.addEventListener('DOMContentLoaded',function(){bring(fileOf(f.node))});return}
  var t=document.createElement('template');t.innerHTML=f.later.textContent;
  f.later.parentNode.replaceChild(t.content,f.later);f.later=null;
  if(f.words){f.words.remove();f.words=null}
@@ -114,11 +120,11 @@ document.addEventListener('beforematch',function(e){var w=e.target,f=w.closest&&
  if(fold)fold.open=true;if(at&&at.tagName==='DETAILS')at.open=true;
  requestAnimationFrame(function(){(at||f.node).scrollIntoView({block:'center'})});},true);
 window.addEventListener('hashchange',function(){reveal(decodeURIComponent(location.hash.slice(1)))});
-reveal(decodeURIComponent(location.hash.slice(1)));
 // play: each scenario shows its frames one at a time for their durations, as a reader sees them; with reduced
 // motion asked for, it waits for "Next step" instead. Without the script the storyboard is all there, still.
 var still=!!(window.matchMedia&&window.matchMedia('(prefers-reduced-motion: reduce)').matches);
 function player(scenario){
+ if(scenario.querySelector('.player'))return;
  var frames=[].slice.call(scenario.querySelectorAll('li.frame')),list=scenario.querySelector('ol.frames');
  if(!frames.length||!list)return;
  var bar=document.createElement('div'),play=document.createElement('button'),next=document.createElement('button');
@@ -144,9 +150,13 @@ function player(scenario){
 // printing shows everything: every folded section opens first
 window.addEventListener('beforeprint',function(){fileList().forEach(bring);
  document.querySelectorAll('details').forEach(function(d){d.open=true})});
-within(document,'.scenario').forEach(player);
 // the page is written with every filter off and its counts whole: only a form the browser restored (going back to the
 // page) needs a pass over the index now
 read();
 if(all)write(status,plural(document.querySelectorAll('.findings-index tbody tr').length,'finding')+' shown');else apply();
+// once every file is in the page: its players, the place the address points to, and the filters over every file
+// (a file met before, while the page was arriving, is met again whole: its section may have been cut short then)
+function whole(){ready=true;files=null;byNumber={};within(document,'.scenario').forEach(player);
+ reveal(decodeURIComponent(location.hash.slice(1)));read();if(!all)apply();}
+if(ready)whole();else document.addEventListener('DOMContentLoaded',whole);
 })();

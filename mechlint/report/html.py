@@ -415,6 +415,8 @@ def render(report: Report, options: OutputOptions) -> str:
         f"<header><h1>mechlint review report</h1>{run_header(options) or f'<p>Made by mechlint{version}.</p>'}"
         "</header>"
         f'<main id="main">{_totals(report, files)}{_filters(report)}{findings_index(files, links)}'
+        # the script right after the index: the filters work while the files below are still arriving
+        f"<script>{_asset('html.js')}</script>"
         + (
             f'<section aria-labelledby="notices"><h2 id="notices">Internal errors</h2><ul>{notices}</ul></section>'
             if notices
@@ -422,5 +424,5 @@ def render(report: Report, options: OutputOptions) -> str:
         )
         + f'<div class="files" style="--files:{len(files)}">{sections}</div></main>'
         "<footer><p>Levels, kinds and changes are written out as words; colours only repeat them.</p></footer>"
-        f"<script>{_asset('html.js')}</script></body></html>\n"
+        "</body></html>\n"
     )

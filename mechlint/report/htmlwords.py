@@ -51,7 +51,7 @@ def story_words(story: Story) -> str:
     for scenario in story.scenarios:
         heading = [scenario.title, scenario.id, scenario.description]
         for step in scenario.steps:
-            state = [f"{v.label} {v.value}" for v in step.state]
+            state = [text for v in step.state for text in (v.label, v.value)]  # each word once: "Stage" is not repeated
             out.append(part(anchor(step.pointer), [*heading, step.title, step.description, *state]))
             heading = []
         out.append(part("", heading))  # a scenario without steps
