@@ -162,6 +162,19 @@ def test_unfold_every_file_opens_every_file_and_builds_each_storyboard_as_it_nea
     assert left == 0
 
 
+def test_a_large_report_unfolded_at_390_px_does_not_scroll_sideways(folded_page: tuple[Path, str]) -> None:
+    sync_playwright = _playwright()
+    out, _ = folded_page
+    with sync_playwright() as p:
+        browser, page, _ = _open(p, out, viewport={"width": 390, "height": 844})
+        page.click("button[data-fold=open]")
+        page.evaluate("window.dispatchEvent(new Event('beforeprint'))")  # every storyboard built and every section open
+        built = page.evaluate("document.querySelectorAll('noscript').length")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        browser.close()
+    assert built == 0 and width <= 390
+
+
 def test_without_scripts_a_folded_file_unfolds_to_its_static_storyboard(folded_page: tuple[Path, str]) -> None:
     """A regression guard: a reader without scripts keeps every storyboard."""
     sync_playwright = _playwright()

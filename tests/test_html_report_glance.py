@@ -330,11 +330,12 @@ def test_no_sideways_scroll_at_390_px(blog_page: tuple[Path, Path, str]) -> None
     sync_playwright = _playwright()
     _, out, _ = blog_page
     with sync_playwright() as p:
-        browser, page, _ = _open(p, out, viewport={"width": 390, "height": 844})
+        browser, page, requests = _open(p, out, viewport={"width": 390, "height": 844})
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
         width = page.evaluate("document.documentElement.scrollWidth")
         browser.close()
     assert width <= 390
+    assert requests == [out.as_uri()]  # the page, its diff and its drawings fetch nothing
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
