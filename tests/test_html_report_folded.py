@@ -249,6 +249,9 @@ ON_SCREEN = """text => {
 }"""
 
 
+ON_SCREEN_NODE = "e => { const box = e.getBoundingClientRect(); return box.bottom > 0 && box.top < innerHeight; }"
+
+
 def test_find_in_page_finds_the_words_of_a_folded_storyboard_and_shows_them(folded_page: tuple[Path, str]) -> None:
     sync_playwright = _playwright()
     out, _ = folded_page
@@ -262,12 +265,14 @@ def test_find_in_page_finds_the_words_of_a_folded_storyboard_and_shows_them(fold
         section = page.locator("section.file", has=page.locator(f"h2:has-text('m{FILES - 3:02}.json')"))
         built = section.locator("noscript").count() == 0
         opened = section.locator("details.fold").evaluate("d => d.open")
-        words_left = section.locator(".words").count()
-        shown = page.evaluate(ON_SCREEN, "quiet")  # the frame of the step the words belong to, on screen
+        found = section.locator(".words p")  # only the paragraph the search landed in is left, shown, on screen
+        kept = (found.count(), found.first.is_visible(), found.first.evaluate(ON_SCREEN_NODE))
+        found.first.locator("button").click()  # "Show the step"
+        shown = page.evaluate(ON_SCREEN, "quiet")  # the frame of the step the words belong to
         heading = section.locator(".scenario h3", has_text=wanted).is_visible()
         browser.close()
     assert searchable and built_before == []  # searchable while folded, before anything is built
-    assert (built, opened, words_left, heading, shown) == (True, True, 0, True, True)
+    assert (built, opened, kept, heading, shown) == (True, True, (1, True, True), True, True)
 
 
 def test_find_in_page_opens_a_folded_targets_section() -> None:

@@ -42,12 +42,15 @@ function refine(f){if(!f.items)parts(f);
  f.scenarios.forEach(function(c){hide(c.node,!all&&!any(c.items))});
  f.tallies.forEach(recount);}
 // unfolding a file puts its storyboard in the page: parsed from the noscript's text, as it would be without scripts
-function bring(f){if(!f||!f.later)return;
+// (`found`: the paragraph of its words a search landed in, kept above it, see below)
+function bring(f,found){if(!f||!f.later)return;
  // while the page is arriving, a noscript may not be whole yet: wait for the page
  if(!ready){document.addEventListener('DOMContentLoaded',function(){bring(fileOf(f.node))});return}
  var t=document.createElement('template');t.innerHTML=f.later.textContent;
- f.later.parentNode.replaceChild(t.content,f.later);f.later=null;
- if(f.words){f.words.remove();f.words=null}
+ if(found&&f.words){f.later.remove();f.words.after(t.content);
+  within(f.words,'p').forEach(function(p){if(p!==found)p.remove()});}
+ else{f.later.parentNode.replaceChild(t.content,f.later);if(f.words)f.words.remove();}
+ f.later=null;f.words=null;
  if(near)near.unobserve(f.node);
  parts(f);within(f.node,'.scenario').forEach(player);refine(f);}
 function read(){form.querySelectorAll('input[name=level]').forEach(function(b){levels[b.value]=b.checked});
@@ -112,13 +115,18 @@ document.addEventListener('click',function(e){var s=e.target.closest&&e.target.c
  if(s)bring(fileOf(s));});
 document.addEventListener('toggle',function(e){var d=e.target;
  if(d.open&&d.matches&&d.matches('details.fold'))soon(fileOf(d));},true);
-// find-in-page found a word of a folded storyboard: build it, and show the part that holds the word
+// find-in-page found a word of a folded storyboard: the storyboard is built below the paragraph of words the search
+// landed in, which stays, shown, with the browser's mark on the word (its text is not touched, so the browser scrolls
+// to it and marks it, as for any match) and a button to the step, or the targets, the words are from
 document.addEventListener('beforematch',function(e){var w=e.target,f=w.closest&&w.closest('.words')&&fileOf(w);
- if(!f)return;var part=w.dataset.part||'';bring(f);
- var fold=f.node.querySelector('details.fold'),at=part==='targets'?f.node.querySelector('details.targets'):
-  part?f.node.querySelector('[id="'+part+'"]'):null;
- if(fold)fold.open=true;if(at&&at.tagName==='DETAILS')at.open=true;
- requestAnimationFrame(function(){(at||f.node).scrollIntoView({block:'center'})});},true);
+ if(!f||!f.later)return;var part=w.dataset.part||'';bring(f,w);
+ var fold=f.node.querySelector('details.fold');if(fold)fold.open=true;
+ w.classList.add('found');w.insertBefore(document.createTextNode('Found in this storyboard: '),w.firstChild);
+ var at=part==='targets'?f.node.querySelector('details.targets'):part?f.node.querySelector('[id="'+part+'"]'):null;
+ if(!at)return;
+ var go=document.createElement('button');go.type='button';go.textContent=part==='targets'?'Show the targets':'Show the step';
+ go.addEventListener('click',function(){if(at.tagName==='DETAILS')at.open=true;at.scrollIntoView({block:'center'})});
+ w.appendChild(document.createTextNode(' '));w.appendChild(go);},true);
 window.addEventListener('hashchange',function(){reveal(decodeURIComponent(location.hash.slice(1)))});
 // play: each scenario shows its frames one at a time for their durations, as a reader sees them; with reduced
 // motion asked for, it waits for "Next step" instead. Without the script the storyboard is all there, still.

@@ -8,8 +8,10 @@ sorts the index of findings, plays a scenario step by step, and folds or
 unfolds every file at once. A run of more than :data:`FOLD_ABOVE` files starts
 folded, and a folded file's storyboard is kept out of the page (noscript text,
 see :func:`_later`) until it is unfolded, so that a report of thousands of
-files opens fast (``benchmarks/html_report.py``). The header and the index are
-:mod:`~mechlint.report.htmlrun` and :mod:`~mechlint.report.htmlindex`. Each
+files opens fast (``benchmarks/html_report.py``); its words stay findable
+(:mod:`~mechlint.report.htmlwords`). The script comes right after the index, so
+that the filters work while the files are still arriving. The header and the
+index are :mod:`~mechlint.report.htmlrun` and :mod:`~mechlint.report.htmlindex`. Each
 file is a section whose findings are placed where they point: at a step's
 frame, a target, a source (with its diff since the pin when it changed), or
 the file as a whole. The page follows its own

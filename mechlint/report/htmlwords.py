@@ -6,7 +6,8 @@ it go the words a reader may look for (the title, alt text, sources, targets,
 and each step's title, description and state), each part in a paragraph marked
 ``hidden="until-found"``: hidden and not laid out, but searched, and when a
 search lands in one the browser fires ``beforematch`` at it, on which the page's
-script builds the storyboard and shows the part (``html.js``). Each string is
+script builds the storyboard below that paragraph, which stays shown with the
+browser's mark on the words and a button to their step (``html.js``). Each string is
 written once per file. The findings' messages are not repeated here: every one
 is a row of the index, which is always in the page and links to its place.
 Without scripts the paragraphs are not shown at all (``html.css``): the
