@@ -187,9 +187,12 @@ def test_without_scripts_a_folded_file_unfolds_to_its_static_storyboard(folded_p
         frames = last.locator("li.frame").count()
         visible = last.locator("li.frame li.finding").first.is_visible()
         players = page.locator(".player").count()
+        # the words kept for find-in-page are not shown, nor searched: the storyboard itself is in the page
+        words = last.locator(".words").evaluate("e => getComputedStyle(e).display")
+        searchable = page.evaluate("text => window.find(text)", f"Quiet scenario {FILES - 1}")
         browser.close()
     assert f"too fast {FILES - 1}" in text and "queue unused" in text and f"Scenario {FILES - 1}" in text
-    assert (frames, visible, players) == (2, True, 0)
+    assert (frames, visible, players, words, searchable) == (2, True, 0, "none", True)
 
 
 def _crowded() -> Report:
