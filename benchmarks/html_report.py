@@ -1,25 +1,37 @@
-"""How large the HTML report of a big run is, and how long a browser takes to open it.
+"""How large the HTML report of a big run is, and how long a browser takes to open it, filter it and unfold it.
 
-    python benchmarks/html_report.py [--files 2000] [--mode prose]
+    python benchmarks/html_report.py [--files 2000] [--mode prose] [--runs 5] [--report FILE]
 
-Makes a corpus with ``corpus.py`` in a temporary folder, writes the HTML
-report of a ``mechlint check`` over it, then opens the report in Debian's
-Chromium through playwright (``pip install playwright``; no browser download)
-and prints the report's size, the time to write it, the time until the
-page's ``load`` event and until the first file section is on screen, and
-the time a filter (the rule with the fewest findings) takes until painted,
-then the time to show every rule again and to unfold every file (which
-builds every storyboard kept out of the page until then). Beside each wall-clock time it
-prints what Chromium's own counters (``Performance.getMetrics`` over CDP)
-say the renderer spent on it: script, style recalculation, layout, and all
-its tasks (parsing the page is most of what is left of the tasks). The
-machine may be shared: the processor times are steadier than the wall clock.
+Makes a corpus with ``corpus.py`` in a temporary folder and writes the HTML
+report of a ``mechlint check`` over it (or, with ``--report``, takes a report
+already written), then opens it ``--runs`` times in Debian's Chromium through
+playwright (``pip install playwright``; no browser download), each time in a
+fresh page, and prints for each run and as the median of the runs:
+
+- opening: the time until the page's ``load`` event as the page itself
+  measures it (``performance`` navigation timing), its first contentful
+  paint, the time its script showed the filters (they work from then on,
+  while the files below are still arriving), and the processor time the
+  renderer's main thread spent until the load event;
+- a filter to the rule with the fewest findings, and showing every rule
+  again: the time until the next frame is painted;
+- "Unfold every file": the time until two frames are painted (the
+  storyboards of files near the screen are built in the second), and how many
+  storyboards were built.
+
+Beside each time, Chromium's own counter of the processor time of the
+renderer's main thread (CDP ``Performance.getMetrics``, ``ThreadTime``): the
+machine may be shared, and a loaded machine stretches the clock but not the
+work. The load average (``os.getloadavg``) is printed before and after, so
+that every time can be read with the load it was measured at.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,31 +40,19 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-#: Chromium's counters of the renderer's time, in seconds (CDP ``Performance.getMetrics``).
-COUNTERS = {
-    "TaskDuration": "tasks",
-    "ScriptDuration": "script",
-    "RecalcStyleDuration": "style",
-    "LayoutDuration": "layout",
-}
-#: Press "Unfold every file", and time it until the next frame is painted.
-UNFOLD = """() => new Promise(done => {
-  const start = performance.now();
-  document.querySelector('button[data-fold=open]').click();
-  requestAnimationFrame(() => setTimeout(() => done({
-    ms: performance.now() - start, findings: document.querySelectorAll('li.finding').length}), 0));
-})"""
-
-
-def _counters(cdp: Any) -> dict[str, float]:
-    metrics = cdp.send("Performance.getMetrics")["metrics"]
-    return {m["name"]: m["value"] for m in metrics if m["name"] in COUNTERS}
-
-
-def _spent(before: dict[str, float], after: dict[str, float]) -> str:
-    return ", ".join(f"{word} {after[name] - before.get(name, 0.0):.2f} s" for name, word in COUNTERS.items())
-
-
+#: Note when the page's script shows the filters (it runs right after the index, while the files are still arriving).
+READY = """new MutationObserver((seen, watch) => {
+  const form = document.querySelector('form.filters');
+  if (form && !form.hidden) { window.filtersShown = performance.now(); watch.disconnect(); }
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ['hidden']});"""
+#: The page's own measure of opening: milliseconds from navigation to the ``load`` event and to the first paint.
+OPENED = """() => new Promise(done => requestAnimationFrame(() => setTimeout(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const paint = performance.getEntriesByName('first-contentful-paint')[0];
+  done({load: nav.loadEventEnd, paint: paint ? paint.startTime : 0,
+        filters: window.filtersShown || 0, elements: document.getElementsByTagName('*').length,
+        findings: document.querySelectorAll('.findings-index tbody tr').length});
+}, 0)))"""
 #: Choose a rule in the filter (``null``: the one with the fewest findings), and time the change until the next frame
 #: is painted.
 FILTER = """wanted => new Promise(done => {
@@ -67,67 +67,126 @@ FILTER = """wanted => new Promise(done => {
   requestAnimationFrame(() => setTimeout(() => done({
     ms: performance.now() - start, rows: rows.filter(r => !r.hidden).length}), 0));
 })"""
+#: Press "Unfold every file" and go to the first file, as a reader would, and time it until the second frame after it
+#: is painted (storyboards near the screen are built on the way, when the browser reports which files came near it).
+UNFOLD = """() => new Promise(done => {
+  const start = performance.now();
+  document.querySelector('button[data-fold=open]').click();
+  document.querySelector('section.file').scrollIntoView();
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => done({
+    ms: performance.now() - start,
+    built: document.querySelectorAll('section.file').length - document.querySelectorAll('noscript.later').length,
+    open: document.querySelectorAll('details.fold[open]').length}), 0)));
+})"""
+
+
+def _cpu(cdp: Any) -> float:
+    """Seconds of processor time the renderer's main thread has spent (Chromium's ``ThreadTime``)."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return float(next(m["value"] for m in metrics if m["name"] == "ThreadTime"))
+
+
+def _load() -> str:
+    return "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+
+
+def _one_run(browser: Any, uri: str) -> dict[str, float]:
+    page = browser.new_page()
+    page.add_init_script(READY)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    zero = _cpu(cdp)
+    page.goto(uri, wait_until="load", timeout=300_000)
+    opened = page.evaluate(OPENED)
+    at_open = _cpu(cdp)
+    narrowed = page.evaluate(FILTER, None)
+    at_narrowed = _cpu(cdp)
+    widened = page.evaluate(FILTER, "")
+    at_widened = _cpu(cdp)
+    unfolded = page.evaluate(UNFOLD)
+    at_unfolded = _cpu(cdp)
+    page.close()
+    return {
+        "load": opened["load"] / 1000,
+        "paint": opened["paint"] / 1000,
+        "filters": opened["filters"] / 1000,
+        "open cpu": at_open - zero,
+        "elements": opened["elements"],
+        "findings": opened["findings"],
+        "filter": narrowed["ms"] / 1000,
+        "filter cpu": at_narrowed - at_open,
+        "rows left": narrowed["rows"],
+        "again": widened["ms"] / 1000,
+        "again cpu": at_widened - at_narrowed,
+        "unfold": unfolded["ms"] / 1000,
+        "unfold cpu": at_unfolded - at_widened,
+        "built": unfolded["built"],
+        "opened files": unfolded["open"],
+    }
+
+
+def _line(run: dict[str, float]) -> str:
+    return (
+        f"load event {run['load']:.2f} s (main thread cpu {run['open cpu']:.2f} s, first paint {run['paint']:.2f} s,"
+        f" filters usable {run['filters']:.2f} s);"
+        f" rarest rule {run['filter']:.2f} s (cpu {run['filter cpu']:.2f}); every rule again {run['again']:.2f} s"
+        f" (cpu {run['again cpu']:.2f}); unfold every file {run['unfold']:.2f} s (cpu {run['unfold cpu']:.2f},"
+        f" {run['built']:.0f} storyboards built)"
+    )
+
+
+def _write_report(folder: Path, files: int, mode: str) -> Path:
+    corpus = folder / "corpus"
+    subprocess.run(
+        [sys.executable, str(HERE / "corpus.py"), str(corpus), "--files", str(files), "--mode", mode],
+        check=True,
+        capture_output=True,
+    )
+    report = folder / "report.html"
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "mechlint", "check", "--format", "html", "-o", str(report), "."],
+        cwd=corpus,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode not in (0, 1):
+        sys.exit(done.stderr)
+    print(f"{files} files ({mode}): written in {time.perf_counter() - start:.2f} s")
+    return report
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--mode", default="prose")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--report", type=Path, help="open this report instead of writing one")
     args = parser.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with tempfile.TemporaryDirectory() as folder:
-        corpus = Path(folder) / "corpus"
-        subprocess.run(
-            [sys.executable, str(HERE / "corpus.py"), str(corpus), "--files", str(args.files), "--mode", args.mode],
-            check=True,
-            capture_output=True,
-        )
-        report = Path(folder) / "report.html"
-        start = time.perf_counter()
-        done = subprocess.run(
-            [sys.executable, "-m", "mechlint", "check", "--format", "html", "-o", str(report), "."],
-            cwd=corpus,
-            capture_output=True,
-            text=True,
-        )
-        written = time.perf_counter() - start
-        if done.returncode not in (0, 1):
-            sys.exit(done.stderr)
-        size = report.stat().st_size
-        print(f"{args.files} files ({args.mode}): report {size / 2**20:.1f} MiB, written in {written:.2f} s")
+        report = args.report or _write_report(Path(folder), args.files, args.mode)
+        print(f"report {report.stat().st_size / 2**20:.1f} MiB")
         if chromium is None:
             print("no chromium: not opened")
             return
         from playwright.sync_api import sync_playwright
 
+        print(f"before: {_load()}")
+        runs = []
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-            page = browser.new_page()
-            cdp = page.context.new_cdp_session(page)
-            cdp.send("Performance.enable")
-            zero = _counters(cdp)
-            start = time.perf_counter()
-            page.goto(report.as_uri(), wait_until="load", timeout=120_000)
-            loaded = time.perf_counter() - start
-            page.wait_for_selector("section.file h2")
-            shown = time.perf_counter() - start
-            opened = _counters(cdp)
-            findings = page.evaluate("document.querySelectorAll('.findings-index tbody tr').length")
-            filtered = page.evaluate(FILTER, None)
-            narrowed = _counters(cdp)
-            again = page.evaluate(FILTER, "")
-            widened = _counters(cdp)
-            unfolded = page.evaluate(UNFOLD)
-            built = _counters(cdp)
+            for n in range(args.runs):
+                runs.append(_one_run(browser, report.resolve().as_uri()))
+                print(f"run {n + 1}: {_line(runs[-1])}", flush=True)
             browser.close()
-        print(f"opened in Chromium: load event {loaded:.2f} s, first file on screen {shown:.2f} s, {findings} findings")
-        print(f"  renderer: {_spent(zero, opened)}")
-        print(f"filter by the rarest rule: {filtered['ms'] / 1000:.2f} s until painted, {filtered['rows']} rows left")
-        print(f"  renderer: {_spent(opened, narrowed)}")
-        print(f"every rule again: {again['ms'] / 1000:.2f} s until painted, {again['rows']} rows shown")
-        print(f"  renderer: {_spent(narrowed, widened)}")
-        print(f"unfold every file: {unfolded['ms'] / 1000:.2f} s until painted, {unfolded['findings']} findings built")
-        print(f"  renderer: {_spent(widened, built)}")
+        print(f"after: {_load()}")
+        median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+        print(
+            f"{median['findings']:.0f} findings, {median['elements']:.0f} elements at load,"
+            f" {median['rows left']:.0f} rows left by the rarest rule"
+        )
+        print(f"median of {len(runs)}: {_line(median)}")
 
 
 if __name__ == "__main__":

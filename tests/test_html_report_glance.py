@@ -198,7 +198,7 @@ VISIBLE_ROWS = "Array.from(document.querySelectorAll('.findings-index tbody tr')
 
 def test_each_index_link_opens_its_folded_section_and_shows_the_finding(blog_page: tuple[Path, Path, str]) -> None:
     sync_playwright = _playwright()
-    _, out, _ = blog_page
+    _, out, page_text = blog_page
     with sync_playwright() as p:
         browser, page, _ = _open(p, out)
         page.click("button[data-fold=close]")
@@ -212,7 +212,54 @@ def test_each_index_link_opens_its_folded_section_and_shows_the_finding(blog_pag
             link.click()
             reached.append(page.locator(f"[id='{target}']").is_visible())
         browser.close()
-    assert all(reached) and len(reached) == count
+    assert all(reached) and count == page_text.count('<li class="finding ')  # every finding has its row
+
+
+#: Each folded section of the page: the text of its summary, and the findings it holds by level.
+FOLDED = """() => Array.from(document.querySelectorAll('details')).map(d => {
+  const held = {error: 0, warning: 0, note: 0};
+  d.querySelectorAll('li.finding').forEach(f => held[f.dataset.level]++);
+  return {summary: d.querySelector(':scope > summary').textContent, held: held, open: d.open};
+})"""
+
+
+def _folded_sections(out: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each section of the page, every one folded; then again with warnings filtered out."""
+    sync_playwright = _playwright()
+    with sync_playwright() as p:
+        browser, page, _ = _open(p, out)
+        page.click("button[data-fold=close]")
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
+        folded = page.evaluate(FOLDED)
+        page.uncheck("input[name=level][value=warning]")
+        filtered = page.evaluate(FOLDED)
+        browser.close()
+    return folded, filtered
+
+
+def _says_what_it_holds(section: dict[str, Any], hidden: tuple[str, ...] = ()) -> bool:
+    said = [f"{n} {level}{'' if n == 1 else 's'}" for level, n in section["held"].items() if n and level not in hidden]
+    if any(level in section["summary"] for level in hidden):  # a count of what the filter hides
+        return False
+    if said:
+        return all(words in section["summary"] for words in said)
+    # a diff holds no finding and says what changed; a trace holds the steps of one; any other says it holds none
+    return section["summary"].startswith(("What changed", "Trace")) or "no findings" in section["summary"]
+
+
+def test_every_folded_section_that_holds_findings_says_so(blog_page: tuple[Path, Path, str], tmp_path: Path) -> None:
+    """In Chromium, with every section folded: each summary names what its section holds, level by level (one that
+    holds none says so), and after a filter what is left."""
+    _, out, _ = blog_page
+    targets = tmp_path / "targets.html"
+    targets.write_text(reporter("html")(_report_with_a_target_finding(), OutputOptions()), encoding="utf-8")
+    for page in (out, targets):
+        folded, filtered = _folded_sections(page)
+        assert [d for d in folded if sum(d["held"].values())] and not any(d["open"] for d in folded)
+        assert all(_says_what_it_holds(d) for d in folded), folded
+        assert all(_says_what_it_holds(d, hidden=("warning",)) for d in filtered), filtered
+    held = {d["summary"].split(" —")[0]: d["held"] for d in folded}
+    assert held["Targets (2)"] == {"error": 1, "warning": 0, "note": 0}
 
 
 def test_filters_shorten_the_page_and_every_count_follows(blog_page: tuple[Path, Path, str]) -> None:
@@ -283,11 +330,12 @@ def test_no_sideways_scroll_at_390_px(blog_page: tuple[Path, Path, str]) -> None
     sync_playwright = _playwright()
     _, out, _ = blog_page
     with sync_playwright() as p:
-        browser, page, _ = _open(p, out, viewport={"width": 390, "height": 844})
+        browser, page, requests = _open(p, out, viewport={"width": 390, "height": 844})
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
         width = page.evaluate("document.documentElement.scrollWidth")
         browser.close()
     assert width <= 390
+    assert requests == [out.as_uri()]  # the page, its diff and its drawings fetch nothing
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -387,5 +435,6 @@ def test_play_waits_for_next_step_when_reduced_motion_is_asked_and_can_be_stoppe
 
 def test_without_scripts_the_storyboard_is_static_and_has_no_player(blog_page: tuple[Path, Path, str]) -> None:
     _, _, page = blog_page
-    assert 'class="player"' not in page.split("<script>")[0]  # the script makes the players
+    static = page[: page.index("<script>")] + page[page.index("</script>") :]
+    assert 'class="player"' not in static and static.count('class="scenario"') > 0  # the script makes the players
     assert re.search(r'<li class="frame[^"]*" id="[^"]+" data-duration="\d+">', page)

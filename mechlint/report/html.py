@@ -8,8 +8,10 @@ sorts the index of findings, plays a scenario step by step, and folds or
 unfolds every file at once. A run of more than :data:`FOLD_ABOVE` files starts
 folded, and a folded file's storyboard is kept out of the page (noscript text,
 see :func:`_later`) until it is unfolded, so that a report of thousands of
-files opens fast (``benchmarks/html_report.py``). The header and the index are
-:mod:`~mechlint.report.htmlrun` and :mod:`~mechlint.report.htmlindex`. Each
+files opens fast (``benchmarks/html_report.py``); its words stay findable
+(:mod:`~mechlint.report.htmlwords`). The script comes right after the index, so
+that the filters work while the files are still arriving. The header and the
+index are :mod:`~mechlint.report.htmlrun` and :mod:`~mechlint.report.htmlindex`. Each
 file is a section whose findings are placed where they point: at a step's
 frame, a target, a source (with its diff since the pin when it changed), or
 the file as a whole. The page follows its own
@@ -41,6 +43,7 @@ from mechlint.model import Report, Result
 from mechlint.report.escape import visible, visible_name
 from mechlint.report.htmlindex import LEVELS, anchor_of, findings_index, tally_span
 from mechlint.report.htmlrun import run_header, source_diff
+from mechlint.report.htmlwords import anchor, story_words
 from mechlint.report.options import OutputOptions
 
 if TYPE_CHECKING:
@@ -50,6 +53,7 @@ if TYPE_CHECKING:
 #: More files than this and each file starts folded.
 FOLD_ABOVE = 10
 _LEVELS = LEVELS
+_STATE = '<dl class="state">{}</dl>'
 _STEP = re.compile(r"^(/scenarios/\d+/steps/\d+)(?:/|$)")
 _SCENARIO = re.compile(r"^(/scenarios/\d+)(?:/|$)")
 _SOURCE = re.compile(r"^(/sources/\d+)(?:/|$)")
@@ -194,8 +198,9 @@ def _targets(story: Story, placed: _Placed) -> str:
     for target in story.targets:
         results = placed.at(f"/targets/{_pointer_token(target.key)}")
         held += results
+        mark, word = _kind(target.kind)
         rows.append(
-            f"<tr><td><code>{_e(target.key)}</code></td><td>{_kind(target.kind)}</td>"
+            f"<tr><td><code>{_e(target.key)}</code></td><td{mark}>{word}</td>"
             f"<td>{_e(target.label)}{placed.shown(results)}</td></tr>"
         )
     if not rows:
@@ -211,12 +216,11 @@ def _pointer_token(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
-def _kind(kind: str) -> str:
-    if kind == "edge":
-        return '<span class="kind kind-edge" aria-hidden="true">→</span> edge'
-    if kind == "node":
-        return '<span class="kind kind-node" aria-hidden="true">■</span> node'
-    return _e(kind or "unknown kind")
+def _kind(kind: str) -> tuple[str, str]:
+    """The class of a cell or item that names a target's kind (its mark, ■ or →, is the style's), and the word."""
+    if kind in ("edge", "node"):
+        return f' class="{kind}"', kind
+    return "", _e(kind or "unknown kind")
 
 
 def _lit(story: Story, keys: tuple[str, ...], expected: str) -> list[str]:
@@ -227,7 +231,8 @@ def _lit(story: Story, keys: tuple[str, ...], expected: str) -> list[str]:
         label = f" {_e(target.label)}" if target and target.label else ""
         missing = "" if target else " <em>(not a target)</em>"
         mismatch = f" <em>(a {kind}, expected a {expected})</em>" if target and kind and kind != expected else ""
-        out.append(f"<li>{_kind(kind or expected)} <code>{_e(key)}</code>{label}{missing}{mismatch}</li>")
+        mark, word = _kind(kind or expected)
+        out.append(f"<li{mark}>{word} <code>{_e(key)}</code>{label}{missing}{mismatch}</li>")
     return out
 
 
@@ -243,9 +248,9 @@ def _reading_bar(step: StepStory) -> str:
         f'<div class="timing{" short" if short else ""}">'
         f"<p>Shown {_seconds(step.duration)}, needs {_seconds(step.reading, up=True)} to read: "
         f"<strong>{'⚠ ' if short else ''}{verdict}</strong></p>"
-        f'<div class="bars" aria-hidden="true">'
-        f'<span class="bar shown" style="width:{100 * step.duration / longest:.0f}%">shown</span>'
-        f'<span class="bar needed" style="width:{100 * step.reading / longest:.0f}%">needed</span></div></div>'
+        # the two bars are the style's (html.css), their lengths these two properties: an element, not three, a step
+        f'<div class="bars" style="--shown:{100 * step.duration / longest:.0f}%;'
+        f'--needed:{100 * step.reading / longest:.0f}%"></div></div>'
     )
 
 
@@ -253,28 +258,21 @@ def _frame(number: int, step: StepStory, story: Story, placed: _Placed) -> str:
     lit = _lit(story, step.active, "node") + _lit(story, step.paths, "edge")
     lit_html = f'<ul class="lit" aria-label="Lit targets">{"".join(lit)}</ul>' if lit else "<p>Lights nothing.</p>"
     state = "".join(
-        f'<div class="state-row{" changed" if v.changed else ""}"><dt>{_e(v.label)}</dt><dd>{_e(v.value)}'
-        f"{' <span class=badge>changed</span>' if v.changed else ''}</dd></div>"
+        f"<dt>{_e(v.label)}</dt>"
+        + (f'<dd class="changed">{_e(v.value)} <b>changed</b></dd>' if v.changed else f"<dd>{_e(v.value)}</dd>")
         for v in step.state
     )
     results = placed.at(step.pointer)
     flag = f' <span class="count">({_plural(len(results), "finding")})</span>' if results else ""
     return (
-        f'<li class="frame{" has-findings" if results else ""}" id="{_e(_anchor(step.pointer))}"'
+        f'<li class="frame{" has-findings" if results else ""}" id="{_e(anchor(step.pointer))}"'
         f' data-duration="{step.duration if step.duration is not None else 0}">'
         f"<h4>Step {number}: {_e(step.title) or '<em>untitled</em>'}{flag}</h4>"
-        f'<p class="description">{_e(step.description)}</p>'
+        f"<p>{_e(step.description)}</p>"
         f"{lit_html}"
-        f"{f'<dl class=state>{state}</dl>' if state else ''}"
+        f"{_STATE.format(state) if state else ''}"
         f"{_reading_bar(step)}{placed.shown(results)}</li>"
     )
-
-
-_ANCHOR_SAFE = re.compile(r"[^A-Za-z0-9_-]")
-
-
-def _anchor(text: str) -> str:
-    return _ANCHOR_SAFE.sub("-", text)
 
 
 def _scenario(scenario: ScenarioStory, story: Story, placed: _Placed) -> str:
@@ -321,7 +319,7 @@ def _file_section(
         body.extend(_scenario(s, story, placed) for s in story.scenarios)
     inside = "".join(body)
     if not open_:
-        inside = _later(inside)
+        inside = _later(inside, story)
     state = " open" if open_ else ""
     return (
         f'<section class="file" aria-labelledby="file-{number}">{heading}'
@@ -330,17 +328,18 @@ def _file_section(
     )
 
 
-def _later(inside: str) -> str:
-    """A folded file's storyboard, kept out of the page until it is unfolded.
+def _later(inside: str, story: Story | None) -> str:
+    """A folded file's storyboard, kept out of the page until it is unfolded, and its words for find-in-page.
 
     With scripts on, Chromium (as every browser) reads a ``noscript`` element's content as plain text: no elements,
     no style, no layout, however long it is; ``html.js`` turns that text into elements when the file is unfolded.
     Without scripts it is the storyboard, shown as it is. Every ``<`` from input is escaped, so nothing in it can
-    end the element early; if something did, the storyboard stays in the page as it is.
+    end the element early; if something did, the storyboard stays in the page as it is. Find-in-page does not search
+    a noscript's text: the storyboard's words go beside it, hidden until found (:mod:`~mechlint.report.htmlwords`).
     """
     if "</noscript" in inside.lower():
         return inside
-    return f'<noscript class="later">{inside}</noscript>'
+    return f'<noscript class="later">{inside}</noscript>' + (story_words(story) if story is not None else "")
 
 
 def _totals(report: Report, files: list[FileReport]) -> str:
@@ -418,12 +417,14 @@ def render(report: Report, options: OutputOptions) -> str:
         f"<header><h1>mechlint review report</h1>{run_header(options) or f'<p>Made by mechlint{version}.</p>'}"
         "</header>"
         f'<main id="main">{_totals(report, files)}{_filters(report)}{findings_index(files, links)}'
+        # the script right after the index: the filters work while the files below are still arriving
+        f"<script>{_asset('html.js')}</script>"
         + (
             f'<section aria-labelledby="notices"><h2 id="notices">Internal errors</h2><ul>{notices}</ul></section>'
             if notices
             else ""
         )
-        + f"{sections}</main>"
+        + f'<div class="files" style="--files:{len(files)}">{sections}</div></main>'
         "<footer><p>Levels, kinds and changes are written out as words; colours only repeat them.</p></footer>"
-        f"<script>{_asset('html.js')}</script></body></html>\n"
+        "</body></html>\n"
     )

@@ -55,12 +55,12 @@ def _row(file_number: int, file: FileReport, index: int, result: Result, links: 
     rule = escape(visible(result.rule_id), quote=True)
     if uri.lower().startswith(("https://", "http://")):
         rule = f'<a href="{escape(visible(uri), quote=True)}">{rule}</a>'
+    # as few elements and attributes as a row can have: thousands of rows are most of what a large page builds
     return (
         f'<tr data-level="{level}" data-rule="{escape(visible(result.rule_id), quote=True)}" data-file="{file_number}"'
-        f' data-rank="{4 - int(result.level)}" data-path="{escape(visible_name(file.path), quote=True)}"'
         f' data-line="{result.region.start_line}"{" data-suppressed" if result.suppressed else ""}>'
-        f'<td><span class="badge badge-{level}">{level}</span></td>'
-        f'<td class="at"><a href="#{anchor_of(file_number, index)}"><code>{escape(where, quote=True)}</code></a></td>'
+        f'<td class="badge-{level}">{level}</td>'
+        f'<td class="at"><a href="#{anchor_of(file_number, index)}">{escape(where, quote=True)}</a></td>'
         f'<td class="rule">{rule}</td><td>{escape(visible(result.message), quote=True)}</td></tr>'
     )
 
