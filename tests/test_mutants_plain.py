@@ -9,17 +9,50 @@ no finding also expects no ``mechlint/internal-error``.
 from __future__ import annotations
 
 import json
+import tomllib
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-from mechlint.config import Config
+from mechlint.config import Config, load_config
+from mechlint.document import load
+from mechlint.errors import ConfigError
+from mechlint.rules import RuleContext
+from mechlint.rules.plain import (
+    passive_voice,
+    readability,
+    sentence_length,
+    typography_consistency,
+    word_choice,
+)
 from mechlint.run.engine import lint_bytes
 
 from .conftest import CLEAN
 
 ACRONYM = "plain/undefined-acronym"
 CRASH = "mechlint/internal-error"
+
+
+def _check(rule: ModuleType, data: dict[str, Any], **options: Any) -> list[tuple[str, str, tuple[int, int] | None]]:
+    """``(pointer, message, span)`` of each finding of ``rule`` on a file made of ``data``, with the rule's
+    default options but ``options`` (``max_grade`` for ``max-grade``)."""
+    chosen = {option.name: option.default for option in rule.META.options}
+    chosen |= {name.replace("_", "-"): value for name, value in options.items()}
+    document = load("x.json", json.dumps({"version": 1, **data}, ensure_ascii=False).encode())
+    return [(f.pointer, f.message, f.span) for f in rule.check(document, RuleContext(options=chosen))]
+
+
+def _option_problem(tmp_path: Path, rule: str, setting: str) -> str | None:
+    """What the configuration says about ``setting`` in the rule's table: ``None`` when it takes it as written."""
+    (tmp_path / "mechlint.toml").write_text(f'[rules."{rule}"]\n{setting}\n')
+    try:
+        options = load_config(start=tmp_path).options[rule]
+    except ConfigError as error:
+        return str(error).rsplit(f'rules."{rule}".', 1)[1]
+    assert options == tomllib.loads(setting)
+    return None
 
 
 def _found(caption: str, state: str | None = None) -> list[tuple[str, str, str]]:
@@ -52,3 +85,238 @@ def test_undefined_acronym_a_state_value_of_four_capitals_names_a_state(state: s
 def test_undefined_acronym_a_state_value_of_three_capitals_is_still_an_acronym() -> None:
     """``SYN-2`` has three capitals: as a state value it is no name, so ``SYN`` in it needs a definition."""
     assert _found("The client waits in SYN-2.", "SYN-2") == [(ACRONYM, "/caption", "SYN")]
+
+
+# -- word-choice ------------------------------------------------------------------------------------------------
+
+
+def test_word_choice_message_names_the_word_the_plain_one_and_why() -> None:
+    assert _check(word_choice, {"caption": "A utilizes two blocks, prior to B."}) == [
+        ("/caption", '"utilizes": use "use" instead (a longer word for the same thing)', (2, 10)),
+        ("/caption", '"prior to": use "before" instead (a phrase for one short word)', (23, 31)),
+    ]
+
+
+# -- sentence-length --------------------------------------------------------------------------------------------
+
+NUMBERS = (
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty"
+).split()
+
+
+def _sentence(words: int) -> str:
+    """A sentence of ``words`` words ("One two three … twenty one two …")."""
+    return " ".join(NUMBERS[index % 20] for index in range(words)).capitalize() + "."
+
+
+def _too_long(words: int, limit: int, kind: str) -> str:
+    quoted = _sentence(words)[:39] + "…"
+    return f'the sentence "{quoted}" has {words} words, more than {limit} for {kind}; split it or say less'
+
+
+def test_sentence_length_step_text_takes_twenty_words_and_other_prose_twenty_five() -> None:
+    steps = [{"title": "Go", "description": _sentence(20)}, {"title": "Go", "description": _sentence(21)}]
+    data = {"caption": _sentence(25), "alt": _sentence(26), "scenarios": [{"id": "s", "steps": steps}]}
+    assert _check(sentence_length, data) == [
+        ("/alt", _too_long(26, 25, "descriptive text"), (0, len(_sentence(26)))),
+        ("/scenarios/0/steps/1/description", _too_long(21, 20, "step text"), (0, len(_sentence(21)))),
+    ]
+
+
+def test_sentence_length_a_state_value_is_step_text_and_a_limitation_is_not() -> None:
+    steps = [{"title": "Go", "state": {"stage": _sentence(21)}}]
+    data = {"limitations": [_sentence(21)], "scenarios": [{"id": "s", "steps": steps}]}
+    assert _check(sentence_length, data) == [
+        ("/scenarios/0/steps/0/state/stage", _too_long(21, 20, "step text"), (0, len(_sentence(21))))
+    ]
+
+
+def test_sentence_length_reports_each_long_sentence_of_a_string_alone() -> None:
+    text = f"{_sentence(3)} {_sentence(21)} {_sentence(20)}"
+    start = len(_sentence(3)) + 1
+    assert _check(sentence_length, {"scenarios": [{"id": "s", "steps": [{"description": text}]}]}) == [
+        ("/scenarios/0/steps/0/description", _too_long(21, 20, "step text"), (start, start + len(_sentence(21))))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("setting", "problem"),
+    [
+        ("step-words = 1", None),
+        ("step-words = 0", "step-words: expected a whole number of at least 1; got 0"),
+        ("text-words = 1", None),
+        ("text-words = 0", "text-words: expected a whole number of at least 1; got 0"),
+    ],
+)
+def test_sentence_length_options_have_their_least_values(tmp_path: Path, setting: str, problem: str | None) -> None:
+    assert _option_problem(tmp_path, "plain/sentence-length", setting) == problem
+
+
+# -- typography-consistency -------------------------------------------------------------------------------------
+
+
+def _mixed(straight: int, curly: int, style: str) -> str:
+    other = "curly" if style == "straight" else "straight"
+    counts = {"straight": straight, "curly": curly}
+    return (
+        f"{other} apostrophe or quote in a file that mostly uses {style} ones ({counts[style]} {style}, "
+        f"{counts[other]} {other}); use {style} ones (mechlint fix does it)"
+    )
+
+
+def test_typography_consistency_reports_the_less_used_style_at_its_first_mark() -> None:
+    data = {"title": "A's and B's", "caption": "C’s, D’s and “E”.", "alt": "F’s"}
+    assert _check(typography_consistency, data) == [("/title", _mixed(2, 5, "curly"), (1, 2))]
+
+
+def test_typography_consistency_on_a_tie_takes_the_style_written_first() -> None:
+    assert _check(typography_consistency, {"title": "B’s key", "caption": "C's tail"}) == [
+        ("/caption", _mixed(1, 1, "curly"), (1, 2))
+    ]
+    assert _check(typography_consistency, {"title": 'B "key"', "caption": "C’s tail, D’s head"}) == [
+        ("/caption", _mixed(2, 2, "straight"), (1, 2))
+    ]
+
+
+def test_typography_consistency_counts_labels_and_skips_code_spans() -> None:
+    data = {"caption": "Use `'` here: B’s tail. C’s head.", "targets": {"a": {"label": "D's"}}}
+    assert _check(typography_consistency, data) == [("/targets/a/label", _mixed(1, 2, "curly"), (1, 2))]
+
+
+@pytest.mark.parametrize("caption", ["No marks at all.", "Only B’s and “C”.", "Only B's and \"C\"."])
+def test_typography_consistency_one_style_or_none_is_consistent(caption: str) -> None:
+    assert _check(typography_consistency, {"caption": caption, "alt": "A `'` mark in code."}) == []
+
+
+# -- readability ------------------------------------------------------------------------------------------------
+
+
+def _prose(sentences: int, words: int, two_syllables: int) -> str:
+    """``sentences`` sentences of ``words`` words each; the first ``two_syllables`` words have two syllables."""
+    out, written = [], 0
+    for _ in range(sentences):
+        sentence = []
+        for _ in range(words):
+            sentence.append("window" if written < two_syllables else "cat")
+            written += 1
+        out.append(" ".join(sentence).capitalize() + ".")
+    return " ".join(out)
+
+
+def _reads_at(grade: str, words: int, limit: str = "9") -> list[tuple[str, str, None]]:
+    message = (
+        f"the prose reads at Flesch–Kincaid grade {grade} ({words} words), above {limit}; "
+        "use shorter sentences and shorter words"
+    )
+    return [("", message, None)]
+
+
+def test_readability_grade_nine_is_the_default_limit() -> None:
+    # 5 sentences of 20 words: 0.39 × 20 + 11.8 × syllables / 100 − 15.59
+    assert _check(readability, {"caption": _prose(5, 20, 47)}) == _reads_at("9.6", 100)  # 147 syllables
+    assert _check(readability, {"caption": _prose(5, 20, 38)}) == []  # 138 syllables: grade 8.49
+
+
+def test_readability_counts_sentences_words_and_syllables_of_all_prose() -> None:
+    data = {"caption": _prose(2, 20, 30), "limitations": [_prose(3, 20, 17), "2024, 3000."]}
+    assert _check(readability, data) == _reads_at("9.6", 100)  # words without letters are not scored
+    assert readability.grade([data["caption"], *data["limitations"]]) == pytest.approx((9.556, 100))
+
+
+def test_readability_scores_only_a_hundred_words_or_more() -> None:
+    assert _check(readability, {"caption": _prose(5, 20, 100)}) == _reads_at("15.8", 100)
+    assert _check(readability, {"caption": _prose(1, 99, 99)}) == []  # grade 46.6, but 99 words
+
+
+def test_readability_a_grade_equal_to_the_limit_is_not_above_it() -> None:
+    text = _prose(5, 20, 47)
+    score, _ = readability.grade([text])
+    assert _check(readability, {"caption": text}, max_grade=score) == []
+    assert _check(readability, {"caption": text}, max_grade=score - 0.01) == _reads_at("9.6", 100, "9.546")
+
+
+def test_readability_a_file_without_words_has_nothing_to_score() -> None:
+    assert _check(readability, {"caption": "2024: 3000, 1.5."}, max_grade=-100, min_words=1) == []
+    assert readability.grade(["2024."]) == (0.0, 0)
+
+
+@pytest.mark.parametrize(
+    ("language", "scored"),
+    [
+        ("en", True),
+        ("en-GB", True),
+        (" EN_us ", True),
+        ("de", False),
+        ("de-CH", False),
+        ("fr_FR", False),
+        ("", True),  # no usable tag: a11y/language reports it
+        ("123", True),
+        ("x", True),
+        (None, True),
+        (7, True),
+    ],
+)
+def test_readability_scores_only_english_or_an_unusable_tag(language: Any, scored: bool) -> None:
+    data = {"caption": _prose(5, 20, 100)} | ({} if language is None else {"language": language})
+    assert _check(readability, data) == (_reads_at("15.8", 100) if scored else [])
+
+
+@pytest.mark.parametrize(
+    ("setting", "problem"),
+    [("min-words = 1", None), ("min-words = 0", "min-words: expected a whole number of at least 1; got 0")],
+)
+def test_readability_min_words_has_its_least_value(tmp_path: Path, setting: str, problem: str | None) -> None:
+    assert _option_problem(tmp_path, "plain/readability", setting) == problem
+
+
+# -- passive-voice ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # "used to": a noun phrase or a gerund after it makes "accustomed"; a verb after it keeps the passive
+        ("It is used to the noise.", []),
+        ("It is used to waiting.", []),
+        ("He is used to doing it.", []),
+        ("It is used to store the keys.", ["is used"]),
+        ("The bell is used to ring the hour.", ["is used"]),
+        ("It is used to.", ["is used"]),
+        ("The block is used.", ["is used"]),
+        ("The block is used again.", ["is used"]),
+        # a regular participle has more than four letters; a short "-ed" word is no participle
+        ("The file is saved.", ["is saved"]),
+        ("The winner is Reed.", []),
+        ("The cache is large.", []),
+        ("It is indeed.", []),
+        # an adverb of more than four letters ending in "-ly", at most two of them
+        ("The site is holy ground.", []),
+        ("It was quickly fully safely stored.", []),
+        ("The key is there.", []),
+        ("That is how it is.", []),
+        # the words between the verb and the participle, and the word after it
+        ("The question is: kept or evicted?", []),
+        ("The blocks are kept; others go.", ["are kept"]),
+        ("The block is evicted quickly.", ["is evicted"]),
+        # code spans are no prose
+        ("The note `is kept` stays.", []),
+        ("The blocks are kept in `a is kept`.", ["are kept"]),
+    ],
+)
+def test_passive_voice_edges(text: str, found: list[str]) -> None:
+    assert [text[start:end] for start, end in passive_voice.passives(text)] == found
+
+
+def test_passive_voice_message_and_span_in_title_case() -> None:
+    """A title in Title Case: the file's only form of "be" starts with a capital."""
+    assert _check(passive_voice, {"title": "Blocks Are Kept By The Cache"}) == [
+        ("/title", '"Are Kept" is passive; say who or what does it (active voice)', (7, 15))
+    ]
+
+
+def test_passive_voice_reads_a_file_whose_lower_case_is_longer() -> None:
+    """"İ" is two characters in lower case: the one search over the whole file cannot be mapped back."""
+    assert _check(passive_voice, {"title": "İstanbul", "caption": "The blocks are kept by the cache."}) == [
+        ("/caption", '"are kept" is passive; say who or what does it (active voice)', (11, 19))
+    ]
