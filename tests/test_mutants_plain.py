@@ -99,10 +99,28 @@ def test_word_choice_message_names_the_word_the_plain_one_and_why() -> None:
 
 # -- sentence-length --------------------------------------------------------------------------------------------
 
-NUMBERS = (
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
-    "eighteen nineteen twenty"
-).split()
+NUMBERS = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
 
 
 def _sentence(words: int) -> str:
@@ -184,7 +202,7 @@ def test_typography_consistency_counts_labels_and_skips_code_spans() -> None:
     assert _check(typography_consistency, data) == [("/targets/a/label", _mixed(1, 2, "curly"), (1, 2))]
 
 
-@pytest.mark.parametrize("caption", ["No marks at all.", "Only B’s and “C”.", "Only B's and \"C\"."])
+@pytest.mark.parametrize("caption", ["No marks at all.", "Only B’s and “C”.", 'Only B\'s and "C".'])
 def test_typography_consistency_one_style_or_none_is_consistent(caption: str) -> None:
     assert _check(typography_consistency, {"caption": caption, "alt": "A `'` mark in code."}) == []
 
@@ -316,7 +334,7 @@ def test_passive_voice_message_and_span_in_title_case() -> None:
 
 
 def test_passive_voice_reads_a_file_whose_lower_case_is_longer() -> None:
-    """"İ" is two characters in lower case: the one search over the whole file cannot be mapped back."""
+    """ "İ" is two characters in lower case: the one search over the whole file cannot be mapped back."""
     assert _check(passive_voice, {"title": "İstanbul", "caption": "The blocks are kept by the cache."}) == [
         ("/caption", '"are kept" is passive; say who or what does it (active voice)', (11, 19))
     ]
