@@ -24,6 +24,7 @@ from mechlint.rules.plain import (
     passive_voice,
     readability,
     sentence_length,
+    term_consistency,
     typography_consistency,
     word_choice,
 )
@@ -320,3 +321,74 @@ def test_passive_voice_reads_a_file_whose_lower_case_is_longer() -> None:
     assert _check(passive_voice, {"title": "İstanbul", "caption": "The blocks are kept by the cache."}) == [
         ("/caption", '"are kept" is passive; say who or what does it (active voice)', (11, 19))
     ]
+
+
+# -- term-consistency -------------------------------------------------------------------------------------------
+
+
+def _variant(odd: str, norm: str, often: str, where: str = "caption", tie: str = "", times: int = 1) -> str:
+    more = f" ({times} times in this file, first here)" if times > 1 else ""
+    rule = {"": "", "first": "; the spelling written first is taken as the rule"}.get(
+        tie, "; the spelling whose capitals a sentence or heading start explains is taken as the rule"
+    )
+    return (
+        f'"{odd}"{more} is a variant of "{norm}", which this file uses {often} (first in {where}); '
+        f"choose one spelling{rule}"
+    )
+
+
+def test_term_consistency_reports_each_other_spelling_once_at_its_first_use() -> None:
+    data = {
+        "caption": "The cache key matches. The cache-key is new. A cache key. The cache-key again.",
+        "alt": "The CacheKey and the cache key.",
+        "limitations": ["The ClientHello starts. The ClientHello ends. Then the Client Hello waits."],
+    }
+    assert _check(term_consistency, data) == [
+        ("/caption", _variant("cache-key", "cache key", "3 times", times=2), (27, 36)),
+        ("/alt", _variant("CacheKey", "cache key", "3 times"), (4, 12)),
+        # "the Client Hello" around the reported "Client Hello" is not reported again
+        ("/limitations/0", _variant("Client Hello", "ClientHello", "2 times", "limitations[0]"), (55, 67)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("caption", "found"),
+    [
+        # as often, no start explains either: the spelling written first is the rule
+        ("The Page Table is full. The page table is empty.", [("page table", "Page Table", "first", 28)]),
+        ("The Page table is full. Page Table entries grow.", [("Page Table", "Page table", "first", 24)]),
+        # as often: a spelling whose every capital a start explains is the rule, even written later
+        ("The Page Table is full. Page table entries grow.", [("Page Table", "Page table", "start", 4)]),
+        ("Page table entries grow. The Page Table is full.", [("Page Table", "Page table", "start", 29)]),
+        # a start explains the capital: no variant
+        ("Page table entries grow. The page table is full.", []),
+        ("Step 2: Page table walk. The page table is full.", []),
+    ],
+)
+def test_term_consistency_on_a_tie(caption: str, found: list[tuple[str, str, str, int]]) -> None:
+    assert _check(term_consistency, {"caption": caption}) == [
+        ("/caption", _variant(odd, norm, "as often", tie=tie), (start, start + len(odd)))
+        for odd, norm, tie, start in found
+    ]
+
+
+def test_term_consistency_titles_and_labels_may_be_in_title_case() -> None:
+    caption = "The page table is full."
+    assert _check(term_consistency, {"title": "Page Table Walk", "caption": caption}) == []
+    assert _check(term_consistency, {"targets": {"a": {"label": "Page Table"}}, "caption": caption}) == []
+    assert _check(term_consistency, {"description": "Walk the Page Table.", "caption": caption}) == [
+        ("/caption", _variant("page table", "Page Table", "as often", "description", "first"), (4, 14))
+    ]
+
+
+def test_term_consistency_counts_labels_in_check_its_plain_twin_and_its_fix() -> None:
+    data = {"caption": "The KV fills.", "targets": {"a": {"label": "K/V"}}}
+    expected = [("/targets/a/label", _variant("K/V", "KV", "as often", tie="first"), (0, 3))]
+    assert _check(term_consistency, data) == expected
+    document = load("x.json", json.dumps({"version": 1, **data}).encode())
+    plain = term_consistency.check_plain(document, RuleContext())
+    assert [(f.pointer, f.message, f.span) for f in plain] == expected
+    assert [
+        ([use.written for use in odd], [use.written for use in norm])
+        for odd, norm in term_consistency.variant_groups(document)
+    ] == [(["K/V"], ["KV"])]
