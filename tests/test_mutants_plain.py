@@ -341,14 +341,52 @@ def test_term_consistency_reports_each_other_spelling_once_at_its_first_use() ->
     data = {
         "caption": "The cache key matches. The cache-key is new. A cache key. The cache-key again.",
         "alt": "The CacheKey and the cache key.",
-        "limitations": ["The ClientHello starts. The ClientHello ends. Then the Client Hello waits."],
     }
     assert _check(term_consistency, data) == [
         ("/caption", _variant("cache-key", "cache key", "3 times", times=2), (27, 36)),
         ("/alt", _variant("CacheKey", "cache key", "3 times"), (4, 12)),
-        # "the Client Hello" around the reported "Client Hello" is not reported again
-        ("/limitations/0", _variant("Client Hello", "ClientHello", "2 times", "limitations[0]"), (55, 67)),
     ]
+
+
+def test_term_consistency_a_longer_phrase_around_a_reported_variant_is_not_reported_again() -> None:
+    caption = "The ClientHello message starts. The ClientHello message ends. Then the Client Hello message waits."
+    assert _check(term_consistency, {"caption": caption}) == [
+        ("/caption", _variant("Client Hello", "ClientHello", "2 times"), (71, 83))
+    ]
+
+
+def test_term_consistency_reports_two_variants_in_one_string() -> None:
+    data = {
+        "caption": "The ClientHello starts. The ClientHello ends. The page table fills.",
+        "alt": "The page table.",
+        "limitations": ["Then the Client Hello waits for the Page Table."],
+    }
+    assert _check(term_consistency, data) == [
+        ("/limitations/0", _variant("Client Hello", "ClientHello", "2 times"), (9, 21)),
+        ("/limitations/0", _variant("Page Table", "page table", "2 times"), (36, 46)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "found"),
+    [
+        # a capital a start explains joins the spelling without it, which the message quotes
+        (
+            {"caption": "Page table entries grow. The page table is full. The Page table is empty."},
+            [("/caption", _variant("Page table", "page table", "2 times"), (53, 63))],
+        ),
+        ({"title": "Page Table Walk", "caption": "Page table entries grow."}, []),
+        # a number with its unit is one word; its spellings are variants like any other
+        (
+            {"caption": "The wait is 3000 ms. The wait is 3000ms."},
+            [("/caption", _variant("3000ms", "3000 ms", "as often", tie="first"), (33, 39))],
+        ),
+    ],
+)
+def test_term_consistency_which_spellings_are_alike(
+    data: dict[str, Any], found: list[tuple[str, str, tuple[int, int]]]
+) -> None:
+    assert _check(term_consistency, data) == found
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ from mechlint.model import Finding, Level
 from mechlint.records import Record
 from mechlint.rules import Example, RuleContext, RuleMeta
 
-__all__ = ["FUNCTION_WORDS", "META", "check", "check_plain", "fold", "term_uses"]
+__all__ = ["FUNCTION_WORDS", "META", "check", "check_plain", "fold", "model", "term_uses"]
 
 META = RuleMeta(
     id="plain/term-consistency",
@@ -203,6 +203,12 @@ def _overlaps(use: Use, covered: dict[str, bytearray]) -> bool:
     return mask is not None and any(mask[use.span[0] : use.span[1]])
 
 
+def model(norm: list[Use]) -> str:
+    """The file's spelling as it writes it where no start may have added a capital ("page table", not "Page
+    table" at a sentence start): what the message quotes and what the fix writes."""
+    return next((use for use in norm if not use.foldable), norm[0]).written
+
+
 def _finding(odd: list[Use], norm: list[Use], tie: str | None) -> Finding:
     first = odd[0]
     times = f" ({len(odd)} times in this file, first here)" if len(odd) > 1 else ""
@@ -210,7 +216,7 @@ def _finding(odd: list[Use], norm: list[Use], tie: str | None) -> Finding:
     tail = f"; {TIE_RULES[tie]}" if tie else ""
     return META.finding(
         first.pointer,
-        f"{quote(first.written)}{times} is a variant of {quote(norm[0].written)}, which this file uses {often} "
+        f"{quote(first.written)}{times} is a variant of {quote(model(norm))}, which this file uses {often} "
         f"(first in {readable_path(norm[0].pointer)}); choose one spelling{tail}",
         span=first.span,
     )
