@@ -2,8 +2,11 @@
 
 Each test is named after the rule module it is about (``undefined_acronym``),
 so that the mutation run, which first runs the tests named after a rule, picks
-it. A rule that crashes reports nothing of its own, so each test that expects
-no finding also expects no ``mechlint/internal-error``.
+it. A rule that crashes reports nothing of its own, so each test through the
+engine that expects no finding also expects no ``mechlint/internal-error``;
+the other tests call a rule's ``check`` on a small file of their own
+(``_check``), where a crash fails the test, and compare whole findings:
+pointer, message and span.
 """
 
 from __future__ import annotations
