@@ -86,6 +86,22 @@ def test_undefined_acronym_a_state_value_of_four_capitals_names_a_state(state: s
     assert _found(caption) == [(ACRONYM, "/caption", word) for word in without]
 
 
+@pytest.mark.parametrize(
+    ("caption", "reported"),
+    [
+        ("Translation lookaside buffers (TLBs) cache pages. A TLB miss is slow.", []),
+        ("Translation lookaside buffers (TLBs ) cache pages. A TLB miss is slow.", []),
+        ("TLBs (translation lookaside buffers) cache pages. The TLB fills.", []),
+        ("TLBs, short for translation lookaside buffers, cache pages. The TLB fills.", []),
+        ("The TLBs cache pages. The TLB fills.", ["TLB"]),
+        ("The TLBs (see below) cache pages.", ["TLB"]),
+    ],
+)
+def test_undefined_acronym_a_plural_is_defined_where_its_parenthesis_is(caption: str, reported: list[str]) -> None:
+    """The plural "s" sits between the acronym and the parenthesis that defines it, or that it defines."""
+    assert _found(caption) == [(ACRONYM, "/caption", word) for word in reported]
+
+
 def test_undefined_acronym_a_state_value_of_three_capitals_is_still_an_acronym() -> None:
     """``SYN-2`` has three capitals: as a state value it is no name, so ``SYN`` in it needs a definition."""
     assert _found("The client waits in SYN-2.", "SYN-2") == [(ACRONYM, "/caption", "SYN")]
