@@ -113,10 +113,12 @@ def _variant_groups(document: Document) -> list[tuple[list[Use], list[Use]]]:
 def term_consistency(document: Document, finding: Finding, context: RuleContext) -> Fix | None:
     """Unsafe: every use of the odd spelling becomes the spelling the file uses most; a capital that a sentence
     start explains stays."""
+    from mechlint.rules.plain.term_consistency import model as spelling
+
     for odd, norm in document.derived(_variant_groups):
         if (odd[0].pointer, odd[0].span) != (finding.pointer, finding.span):
             continue
-        model = next((use for use in norm if not use.foldable), norm[0]).written
+        model = spelling(norm)
         changes = []
         for use in odd:
             wanted = model

@@ -42,7 +42,7 @@ from mechlint.model import Finding, Level
 from mechlint.records import Record
 from mechlint.rules import Example, RuleContext, RuleMeta
 
-__all__ = ["FUNCTION_WORDS", "META", "check", "check_plain", "fold", "term_uses"]
+__all__ = ["FUNCTION_WORDS", "META", "check", "check_plain", "fold", "model", "term_uses"]
 
 META = RuleMeta(
     id="plain/term-consistency",
@@ -52,7 +52,10 @@ META = RuleMeta(
         "A reader cannot know that two spellings mean one thing; Simplified Technical English asks for one "
         "term for one thing. Variants also break search."
     ),
-    location="the first use of the less used spelling (on a tie, of the one written later), narrowed to it",
+    location=(
+        "the first use of the less used spelling (on a tie, of the one whose capitals no start explains, or else "
+        "of the one written later), narrowed to it"
+    ),
     examples=(
         Example(fires=True, where="/caption", json='"The cache-key check comes first. Then the cache key matches."'),
         Example(fires=False, where="/caption", json='"Request B waits. The key of request B matches."'),
@@ -97,6 +100,13 @@ def is_heading(passage: prose.Passage) -> bool:
     return passage.kind == "label" or passage.pointer.endswith("/title")
 
 
+#: Why a spelling is the rule when another one is used as often (see :func:`_variants`).
+TIE_RULES = {
+    "start": "the spelling whose capitals a sentence or heading start explains is taken as the rule",
+    "first": "the spelling written first is taken as the rule",
+}
+
+
 def _findings(passages: Sequence[prose.Passage], wanted: set[str]) -> Iterator[Finding]:
     for odd, norm, tie in _groups(passages, wanted):
         yield _finding(odd, norm, tie)
@@ -110,7 +120,9 @@ def variant_groups(document: Document) -> Iterator[tuple[list[Use], list[Use]]]:
         yield odd, norm
 
 
-def _groups(passages: Sequence[prose.Passage], wanted: set[str]) -> Iterator[tuple[list[Use], list[Use], bool]]:
+def _groups(passages: Sequence[prose.Passage], wanted: set[str]) -> Iterator[tuple[list[Use], list[Use], str | None]]:
+    """``(odd uses, uses of the file's spelling, tie)`` of each variant; ``tie`` is ``None`` unless both spellings
+    are used as often, else the key in :data:`TIE_RULES` of why the file's spelling is the rule."""
     by_key: dict[str, list[Use]] = {}
     for passage in passages:
         for key, written, size, span, foldable in term_uses(passage.text, is_heading(passage)):
@@ -127,7 +139,7 @@ def _groups(passages: Sequence[prose.Passage], wanted: set[str]) -> Iterator[tup
             for use in odd:
                 mask = covered.setdefault(use.pointer, bytearray(len(use.text)))
                 mask[use.span[0] : use.span[1]] = b"\x01" * (use.span[1] - use.span[0])
-            yield odd, norm, len(odd) == len(norm)
+            yield odd, norm, _tie(odd, norm)
 
 
 def _variants(uses: list[Use]) -> list[list[Use]]:
@@ -152,7 +164,21 @@ def _variants(uses: list[Use]) -> list[list[Use]]:
         return []
     ordered = [[uses[index] for index in sorted(group)] for group in sorted(groups, key=min)]  # by first use
     # the most used first; on a tie, a spelling whose every capital a start explains is the rule
-    return sorted(ordered, key=lambda group: (len(group), all(use.foldable for use in group)), reverse=True)
+    return sorted(ordered, key=lambda group: (len(group), all(map(_explained, group))), reverse=True)
+
+
+def _explained(use: Use) -> bool:
+    """Whether ``use`` has capitals and a start explains each: "Page table" at a sentence start, not "Page Table"
+    there, nor "page table"."""
+    words = enumerate(use.surface.split(" "))
+    return use.foldable != 0 and all(word == word.lower() or use.foldable >> index & 1 for index, word in words)
+
+
+def _tie(odd: list[Use], norm: list[Use]) -> str | None:
+    """Why ``norm`` is the rule over ``odd`` used as often (the order :func:`_variants` gives); ``None``: no tie."""
+    if len(odd) != len(norm):
+        return None
+    return "start" if all(map(_explained, norm)) and not all(map(_explained, odd)) else "first"
 
 
 def _same_spelling(a: Use, b: Use) -> bool:
@@ -177,14 +203,20 @@ def _overlaps(use: Use, covered: dict[str, bytearray]) -> bool:
     return mask is not None and any(mask[use.span[0] : use.span[1]])
 
 
-def _finding(odd: list[Use], norm: list[Use], tie: bool) -> Finding:
+def model(norm: list[Use]) -> str:
+    """The file's spelling as it writes it where no start may have added a capital ("page table", not "Page
+    table" at a sentence start): what the message quotes and what the fix writes."""
+    return next((use for use in norm if not use.foldable), norm[0]).written
+
+
+def _finding(odd: list[Use], norm: list[Use], tie: str | None) -> Finding:
     first = odd[0]
     times = f" ({len(odd)} times in this file, first here)" if len(odd) > 1 else ""
-    often = "as often" if tie else f"{len(norm)} time{'s' if len(norm) != 1 else ''}"
-    tail = "; the spelling written first is taken as the rule" if tie else ""
+    often = "as often" if tie else f"{len(norm)} times"  # not a tie: the file's spelling is used twice or more
+    tail = f"; {TIE_RULES[tie]}" if tie else ""
     return META.finding(
         first.pointer,
-        f"{quote(first.written)}{times} is a variant of {quote(norm[0].written)}, which this file uses {often} "
+        f"{quote(first.written)}{times} is a variant of {quote(model(norm))}, which this file uses {often} "
         f"(first in {readable_path(norm[0].pointer)}); choose one spelling{tail}",
         span=first.span,
     )
