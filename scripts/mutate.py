@@ -85,6 +85,7 @@ MODULE_TESTS = {
         "tests/test_prose.py",
     ),
     "mechlint/invariants/monitor.py": ("tests/test_invariant_subjects.py",),
+    "mechlint/rules/reference/state_keys.py": ("tests/test_one_mistake.py",),
     "mechlint/provenance/worktree.py": (
         "tests/test_worktree_state.py",
         "tests/test_attest.py",
