@@ -73,8 +73,8 @@ def _name(pointer: str) -> str:
 
 
 def _lower_first(text: str) -> str:
-    """``The title.`` → ``the title.``; an acronym (``BCP 47``) keeps its capitals."""
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+    """``The title.`` → ``the title.``, ``A slug`` → ``a slug``; an acronym (``BCP 47``) keeps its capitals."""
+    return text if text[1:2].isupper() else text[:1].lower() + text[1:]
 
 
 def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
