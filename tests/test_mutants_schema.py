@@ -18,6 +18,7 @@ import pytest
 
 from mechlint.config import Config
 from mechlint.rules.schema.placeholder import _lower_first
+from mechlint.rules.schema.unsupported_version import unsupported
 from mechlint.run.engine import lint_bytes
 
 from .conftest import CLEAN, ROOT
@@ -67,6 +68,24 @@ def test_unsupported_version_leaves_a_version_that_is_no_whole_number_to_schema_
 def test_unsupported_version_says_nothing_about_a_document_that_is_no_object(raw: bytes, got: str) -> None:
     """No object, no version: the document is schema/violation's, and unsupported-version does not crash."""
     assert _found(raw) == [("schema/violation", "", f"the document must be one JSON object; got {got}")]
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ({"version": 2}, True),
+        ({"version": 2.0}, True),
+        ({"version": 1}, False),
+        ({"version": 1.0}, False),
+        ({"version": True}, False),
+        ({"version": "2"}, False),
+        ({}, False),
+        ([], False),
+    ],
+)
+def test_unsupported_version_answers_a_bool(data: object, expected: bool) -> None:
+    """``unsupported`` is what the engine asks before it runs the document's rules: a bool, never ``None``."""
+    assert unsupported(data) is expected
 
 
 def test_violation_checks_a_valid_file_without_importing_jsonschema() -> None:
