@@ -324,8 +324,8 @@ def test_state_keys_two_state_objects_are_enough_to_blame_stateLabels() -> None:
     assert _state_keys(_one_step_with_label_stag()) == [
         (
             "/stateLabels/stag",
-            'stateLabels defines "stag", which none of the 2 state objects has and lacks "stage", which all 2 state '
-            'objects have; rename "stag" to "stage"',
+            'stateLabels defines "stag", which neither state object has and lacks "stage", which both state objects '
+            'have; rename "stag" to "stage"',
             (70, 5, 11),
         )
     ]
