@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from mechlint.config import Config
-from mechlint.rules.schema.placeholder import _lower_first
+from mechlint.rules.schema.placeholder import lower_first
 from mechlint.rules.schema.unsupported_version import unsupported
 from mechlint.run.engine import lint_bytes
 
@@ -217,4 +217,4 @@ def test_placeholder_is_found_in_a_file_that_holds_every_marker() -> None:
     ],
 )
 def test_placeholder_lowers_the_first_letter_of_a_description_but_not_an_acronym(text: str, lowered: str) -> None:
-    assert _lower_first(text) == lowered
+    assert lower_first(text) == lowered
