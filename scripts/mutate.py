@@ -85,6 +85,15 @@ MODULE_TESTS = {
         "tests/test_prose.py",
     ),
     "mechlint/invariants/monitor.py": ("tests/test_invariant_subjects.py",),
+    "mechlint/rules/reference/state_keys.py": ("tests/test_one_mistake.py",),
+    "mechlint/rules/schema/violation.py": (
+        "tests/test_fastschema.py",
+        "tests/test_one_mistake.py",
+        "tests/test_schema_numbers.py",
+    ),
+    "mechlint/rules/schema/duplicate_key.py": ("tests/test_document.py",),
+    "mechlint/rules/schema/invalid_json.py": ("tests/test_document.py",),
+    "mechlint/rules/schema/placeholder.py": ("tests/test_new.py",),
     "mechlint/provenance/worktree.py": (
         "tests/test_worktree_state.py",
         "tests/test_attest.py",

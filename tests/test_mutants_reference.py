@@ -215,3 +215,133 @@ def test_id_mismatch_explains_an_id_that_only_looks_right() -> None:
             'looks like "i")',
         )
     ]
+
+
+STATE_KEYS = "reference/state-keys"
+
+
+def _state_keys(data: dict[str, Any]) -> list[tuple[str, str, tuple[int, int, int]]]:
+    """state-keys' findings, each with its region's line, first and last column (a key or a whole object)."""
+    raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
+    return [
+        (r.pointer, r.message, (r.region.start_line, r.region.start_column, r.region.end_column))
+        for r in lint_bytes(raw, config=Config())
+        if r.rule_id == STATE_KEYS
+    ]
+
+
+def _states(data: dict[str, Any]) -> list[dict[str, Any]]:
+    scenario = data["scenarios"][0]
+    return [scenario["initial"], *(step["state"] for step in scenario["steps"])]
+
+
+def _renamed_in_step_2(new: str) -> dict[str, Any]:
+    data = copy.deepcopy(BASE)
+    state = data["scenarios"][0]["steps"][2]["state"]
+    state[new] = state.pop("stage")
+    return data
+
+
+EXACTLY = 'its keys must be exactly those of stateLabels ("stage", "artifact")'
+
+
+def test_state_keys_names_what_one_state_lacks_and_has_and_the_look_alike() -> None:
+    """``stag`` for ``stage`` in one step: both halves of the message, and the hint; ``zzz`` is near nothing, so
+    no hint; a key added to one step is only "has"."""
+    assert [m for _, m, _ in _state_keys(_renamed_in_step_2("stag"))] == [
+        'scenarios[0].steps[2].state lacks "stage" and has "stag", which stateLabels does not define; '
+        f'{EXACTLY}; "stag" (did you mean "stage"?)'
+    ]
+    assert [m for _, m, _ in _state_keys(_renamed_in_step_2("zzz"))] == [
+        f'scenarios[0].steps[2].state lacks "stage" and has "zzz", which stateLabels does not define; {EXACTLY}'
+    ]
+    data = copy.deepcopy(BASE)
+    data["scenarios"][0]["steps"][2]["state"]["note"] = "x"
+    assert _state_keys(data) == [
+        (
+            "/scenarios/0/steps/2/state",
+            f'scenarios[0].steps[2].state has "note", which stateLabels does not define; {EXACTLY}',
+            (124, 20, 12),
+        )
+    ]
+
+
+def test_state_keys_reports_labels_no_state_has_at_stateLabels_as_a_whole() -> None:
+    """Two labels no state has: one finding on the whole ``stateLabels`` (not on the first key), with the count of
+    state objects and no rename to offer; a key every state has and ``stateLabels`` lacks, likewise."""
+    data = copy.deepcopy(BASE)
+    data["stateLabels"].update(extra="Extra", more="More")
+    assert _state_keys(data) == [
+        (
+            "/stateLabels",
+            'stateLabels defines "extra", "more", which none of the 6 state objects has; '
+            "change stateLabels to match the states",
+            (69, 18, 4),
+        )
+    ]
+    data = copy.deepcopy(BASE)
+    for state in _states(data):
+        state["note"] = "n"
+    assert _state_keys(data) == [
+        (
+            "/stateLabels",
+            'stateLabels lacks "note", which all 6 state objects have; change stateLabels to match the states',
+            (69, 18, 4),
+        )
+    ]
+
+
+def test_state_keys_a_misspelt_label_among_two_unlabelled_keys_is_at_stateLabels_in_the_first_states_order() -> None:
+    """``stag`` for ``stage`` while every state also has ``note``: two keys lack a label, so the finding is on
+    ``stateLabels`` as a whole; the keys are listed in the order of the first state object (``initial``)."""
+    data = copy.deepcopy(BASE)
+    data["stateLabels"] = {"stag": "Stage", "artifact": "Artifact"}
+    states = _states(data)
+    states[0]["note"] = "n"
+    for state in states[1:]:
+        moved = {"note": "n", **state}
+        state.clear()
+        state.update(moved)
+    assert _state_keys(data) == [
+        (
+            "/stateLabels",
+            'stateLabels defines "stag", which none of the 6 state objects has and lacks "stage", "note", which all '
+            '6 state objects have; rename "stag" to "stage"',
+            (69, 18, 4),
+        )
+    ]
+
+
+def _one_step_with_label_stag() -> dict[str, Any]:
+    data = copy.deepcopy(BASE)
+    data["stateLabels"] = {"stag": "Stage", "artifact": "Artifact"}
+    del data["scenarios"][0]["steps"][1:]
+    return data
+
+
+def test_state_keys_two_state_objects_are_enough_to_blame_stateLabels() -> None:
+    """``initial`` and one step agree against ``stateLabels``: the finding is on the misspelt label's key."""
+    assert _state_keys(_one_step_with_label_stag()) == [
+        (
+            "/stateLabels/stag",
+            'stateLabels defines "stag", which neither state object has and lacks "stage", which both state objects '
+            'have; rename "stag" to "stage"',
+            (70, 5, 11),
+        )
+    ]
+
+
+def test_state_keys_one_state_object_is_blamed_itself() -> None:
+    """Only ``initial`` is a state object (the one step has none): no majority to blame ``stateLabels`` with, so
+    the finding is on ``initial``, and the rule does not crash."""
+    data = _one_step_with_label_stag()
+    del data["scenarios"][0]["steps"][0]["state"]
+    assert _state_keys(data) == [
+        (
+            "/scenarios/0/initial",
+            'scenarios[0].initial lacks "stag" and has "stage", which stateLabels does not define; its keys must be '
+            'exactly those of stateLabels ("stag", "artifact"); "stage" (did you mean "stag"?)',
+            (78, 18, 8),
+        )
+    ]
+    assert not [r for r in lint_bytes(json.dumps(data).encode(), config=Config()) if r.rule_id.startswith("mechlint/")]

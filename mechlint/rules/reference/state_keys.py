@@ -80,11 +80,15 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
 
 
 def _at_labels(unused: list[str], unlabelled: list[str], count: int) -> Finding:
+    if count == 2:
+        none_has, all_have = "neither state object has", "both state objects have"
+    else:
+        none_has, all_have = f"none of the {count} state objects has", f"all {count} state objects have"
     parts = []
     if unused:
-        parts.append(f"defines {_names(unused)}, which none of the {count} state objects has")
+        parts.append(f"defines {_names(unused)}, which {none_has}")
     if unlabelled:
-        parts.append(f"lacks {_names(unlabelled)}, which all {count} state objects have")
+        parts.append(f"lacks {_names(unlabelled)}, which {all_have}")
     renames = [(key, closest(key, unlabelled)) for key in unused]
     advice = ", ".join(f"rename {quote(key)} to {quote(meant)}" for key, meant in renames if meant is not None)
     # one key of stateLabels that no state has (a typo, or a key renamed in every state) is pointed at itself

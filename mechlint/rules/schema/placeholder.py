@@ -55,7 +55,7 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             yield META.finding(
                 pointer,
                 f"{readable_path(pointer)} is still a placeholder ({quote(text)}); write {_name(pointer)}"
-                + (f": {_lower_first(what)}" if what else ""),
+                + (f": {lower_first(what)}" if what else ""),
             )
 
 
@@ -72,9 +72,9 @@ def _name(pointer: str) -> str:
     return f"the {last}" if last else "it"
 
 
-def _lower_first(text: str) -> str:
-    """``The title.`` → ``the title.``; an acronym (``BCP 47``) keeps its capitals."""
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+def lower_first(text: str) -> str:
+    """``The title.`` → ``the title.``, ``A slug`` → ``a slug``; an acronym (``BCP 47``) keeps its capitals."""
+    return text if text[1:2].isupper() else text[:1].lower() + text[1:]
 
 
 def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
