@@ -14,7 +14,11 @@ import pytest
 
 from mechlint import lint
 from mechlint.config import Config
+from mechlint.document import load
 from mechlint.model import Level
+from mechlint.provenance.services import RunServices
+from mechlint.rules import RuleContext
+from mechlint.rules.provenance import sources
 from mechlint.rules.provenance.missing_source import name_note
 from mechlint.run.changed import changed_paths
 
@@ -888,3 +892,132 @@ def test_history_unavailable_in_a_repository_another_user_owns_gives_its_own_fix
             f'nothing is at "gone.md" in the working tree, {refused}; {GONE}; {allow}',
         ),
     ]
+
+
+# -- the shared wording of rules/provenance/__init__.py ---------------------------------------------------------
+
+
+def test_provenance_rules_leave_placeholder_paths_to_schema_placeholder(tmp_path: Path) -> None:
+    """A source whose path is still a placeholder is not judged, pinned or not; the sources around it are."""
+    repo = init(tmp_path / "blog")
+    commit(repo, "first", {"post.md": "p\n"})
+    mechanism(
+        repo,
+        [
+            {"path": "TODO: the source", "sha256": sha("x\n")},
+            {"path": "gone.md", "sha256": sha("x\n")},
+            {"path": "TBD"},
+        ],
+    )
+    assert run(repo) == [_missing(f'nothing is at "gone.md", {NEVER}; {FIX_PATH}', 1)]
+
+
+def test_provenance_elsewhere_shortens_the_path_that_holds_the_bytes_now_or_held_them(tmp_path: Path) -> None:
+    repo = init(tmp_path / "blog")
+    commit(repo, "first", {LONG: "o\n", "post.md": "p\n"})
+    second = commit(repo, "second", {LONG_NEW: "w\n"})
+    commit(repo, "del", {LONG_NEW: None})
+    mechanism(repo, [{"path": "post.md", "sha256": sha("o\n")}, {"path": "post.md", "sha256": sha("w\n")}])
+    neither = f'neither the current bytes of "post.md" {NEITHER}'
+    advice = f"fix the path, or {PIN_RIGHT}"
+    assert run(repo) == [
+        (
+            "provenance/digest-mismatch",
+            "/sources/0/sha256",
+            f"{neither}; those bytes are at {_short(LONG)} now; {advice}",
+        ),
+        (
+            "provenance/digest-mismatch",
+            "/sources/1/sha256",
+            f"{neither}; those bytes were at {_short(LONG_NEW)} in commit {_named(repo, second)}; {advice}",
+        ),
+    ]
+
+
+def test_provenance_frozen_copy_advice_names_the_pinned_version_to_put_back(tmp_path: Path) -> None:
+    """An edited frozen copy whose pinned bytes its original held: ``git show COMMIT:PATH`` (12 digits, the
+    whole shortened to 200 characters) gives them back."""
+    repo = init(tmp_path / "blog")
+    first = commit(repo, "first", {LONG_ORIGINAL: "<svg>1</svg>\n"})
+    commit(repo, "second", {LONG_ORIGINAL: "<svg>2</svg>\n"})
+    write(repo, COPY + LONG_ORIGINAL, "<svg>1, edited</svg>\n")
+    mechanism(repo, [{"path": COPY + LONG_ORIGINAL, "sha256": sha("<svg>1</svg>\n")}])
+    original = _short(LONG_ORIGINAL)
+    spec = _short(f"{first[:12]}:{LONG_ORIGINAL}")
+    assert run(repo) == [
+        (
+            "provenance/digest-mismatch",
+            "/sources/0/sha256",
+            f"neither the current bytes of {_short(COPY + LONG_ORIGINAL)} {NEITHER}; those bytes were at {original} in "
+            f"commit {_named(repo, first)}; a frozen copy must hold, byte for byte, a version its original path "
+            f"{original} had in a commit: the pinned one is git show {spec}; put those bytes back in the copy, never "
+            "re-pin an edit",
+        )
+    ]
+
+
+def test_provenance_frozen_copy_advice_for_an_unpinned_copy(tmp_path: Path) -> None:
+    """A frozen copy with no sha256, or a malformed one, makes no claim to check; it is still told what to hold."""
+    repo = init(tmp_path / "blog")
+    commit(repo, "first", {"c/f.svg": "o1\n"})
+    mechanism(repo, [{"path": COPY + "c/f.svg"}, {"path": COPY + "c/f.svg", "sha256": "zz"}])
+    message = f'nothing is at "{COPY}c/f.svg", {NEVER}; {_never_held_advice(SHORT_ORIGINAL)}'
+    assert run(repo) == [_unpinned(COPY + "c/f.svg", 0), _missing(message), _missing(message, 1)]
+
+
+def test_provenance_unreachable_names_the_original_path_of_a_frozen_copy(tmp_path: Path) -> None:
+    repo = init(tmp_path / "blog")
+    commit(repo, "first", {LONG_ORIGINAL: "<svg>1</svg>\n"})
+    git(repo, "checkout", "-q", "-b", "side")
+    side = commit(repo, "side", {LONG_ORIGINAL: "<svg>2</svg>\n"})
+    git(repo, "checkout", "-q", "main")
+    mechanism(repo, [{"path": COPY + LONG_ORIGINAL, "sha256": sha("<svg>2</svg>\n")}])
+    original = _short(LONG_ORIGINAL)
+    on_side = f'commit {_named(repo, side)}, on branch "side", which HEAD does not contain'
+    advice = _never_held_advice(original)
+    assert run(repo) == [
+        (
+            "provenance/frozen-copy-mismatch",
+            "/sources/0/path",
+            f"{_short(COPY + LONG_ORIGINAL)} is a frozen copy of {original}, but its pinned bytes never existed at "
+            f"{original} (or a name it had before a rename) in any commit of HEAD's history; they are there only in "
+            f"{on_side}; those bytes were at {original} in {on_side}; the copy is not the pre-migration file; {advice}",
+        ),
+        _missing(
+            f"nothing is at {_short(COPY + LONG_ORIGINAL)}, {NEVER}; the pinned bytes are at its original path "
+            f"{original} only in {on_side}; those bytes were at {original} in {on_side}; {advice}"
+        ),
+    ]
+
+
+def test_provenance_sparse_checkout_says_the_bytes_in_head_were_checked(tmp_path: Path) -> None:
+    repo = init(tmp_path / "blog")
+    commit(repo, "first", {"kept/k.md": "k\n", "out/o.md": "o\n"})
+    git(repo, "sparse-checkout", "set", "kept", "content")
+    mechanism(repo, [{"path": "out/o.md", "sha256": sha("never\n")}, {"path": "out/o.md", "sha256": sha("o\n")}])
+    assert run(repo) == [
+        (
+            "provenance/digest-mismatch",
+            "/sources/0/sha256",
+            f'neither the current bytes of "out/o.md" {NEITHER} (the file is outside the sparse checkout, so its bytes '
+            f"in HEAD were checked); {PIN_RIGHT}",
+        )
+    ]
+
+
+def test_provenance_sources_needs_both_a_run_and_a_file_on_disk(tmp_path: Path) -> None:
+    """A document held in memory (no location), or one checked outside a run (no services), has no sources to
+    judge; with both, its sources are there."""
+    repo = init(tmp_path / "blog")
+    commit(repo, "first", {"post.md": "v1\n"})
+    target = mechanism(repo, [{"path": "post.md", "sha256": sha("v1\n")}])
+    services = RunServices(root=repo)
+    try:
+        in_memory = load("m.json", target.read_bytes())
+        on_disk = load("m.json", target.read_bytes())
+        on_disk.location = target
+        assert sources(in_memory, RuleContext(services=services)) == []
+        assert sources(on_disk, RuleContext()) == []
+        assert [found.pointer for found in sources(on_disk, RuleContext(services=services))] == ["/sources/0"]
+    finally:
+        services.close()
