@@ -177,3 +177,13 @@ def test_select_changed_asks_a_working_tree_comparison_about_sources(repo: Path,
     opened.append(changes)
     files = [repo / "m/a.json", repo / "m/b.json"]
     assert _selected(top, files, changes) == ["m/a.json"]
+
+
+def test_since_names_git_failing_on_the_revision(repo: Path) -> None:
+    """The commit is there but its tree is not (a broken repository): git's words, after ``--since:``."""
+    commit(repo, "second", {"post.md": "v2\n"})
+    tree = git(repo, "rev-parse", "HEAD~1^{tree}")
+    loose = repo / ".git" / "objects" / tree[:2] / tree[2:]
+    loose.chmod(0o644)
+    loose.unlink()
+    assert _refused(repo, "HEAD~1") == "--since: git failed: fatal: not a tree object"
