@@ -147,3 +147,19 @@ def test_thetraced_baseline_maps_each_line_to_the_tests_that_ran_it(tmp_path: Pa
     test_file = "tests/test_traced_sample.py"
     assert mutate.covering_tests(contexts, (2, 2)) == [f"{test_file}::test_both", f"{test_file}::test_double"]
     assert mutate.covering_tests(contexts, (6, 6)) == [f"{test_file}::test_both"]
+
+
+def test_a_keyword_naming_no_test_leaves_the_mutant_to_the_whole_selection(tmp_path: Path) -> None:
+    """``-k __init__`` selects no test (pytest exits 5): that is no failure, so the mutant is not counted killed
+    (every mutant of ``rules/provenance/__init__.py`` once was); a failing test still fails."""
+    mutate = _mutate()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_one.py").write_text("def test_one():\n    assert 1 + 1 == 2\n", encoding="utf-8")
+    (tmp_path / "tests" / "test_two.py").write_text("def test_two():\n    assert 1 + 1 == 3\n", encoding="utf-8")
+    keyword = mutate.keyword_for("mechlint/rules/provenance/__init__.py")
+    outcomes = [
+        mutate._run_tests(tmp_path, ["tests/test_one.py"], 60, keyword)[0],
+        mutate._run_tests(tmp_path, ["tests/test_two.py"], 60, keyword)[0],
+        mutate._run_tests(tmp_path, ["tests/test_two.py"], 60)[0],
+    ]
+    assert outcomes == ["passed", "passed", "failed"]
