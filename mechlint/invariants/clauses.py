@@ -22,8 +22,9 @@ Then scope, within the clause:
   a comparison that happens.
 - a real condition ("if the keys match") or an obligation ("must compare")
   cannot be judged: the verdict is ``undecided``, with the words.
-- a question is read as its statement ("Do the keys match?"), unless the
-  next sentence answers "No".
+- a question is read as its statement ("Do the keys match?"); a "No" that
+  answers it negates it as "not" would ("Do the keys match? No." still
+  reports a comparison, "Does it compare the keys? No." does not).
 
 Clauses joined by "and" or "or" share the scope of the clause they follow;
 a clause that "that" or "whether" starts shares its negation.
@@ -48,6 +49,8 @@ TIME_MARKERS = frozenset(("when", "whenever", "once", "if", "after"))
 COUNTERFACTUAL = frozenset(("were", "had"))
 #: Nouns of the story's time: "in a later step" is not this step.
 TIME_NOUNS = frozenset(("step", "steps", "stage", "phase", "round", "moment", "time"))
+#: Why a question the next sentence answers "No" is not a comparison ("Does it compare the keys? No.").
+_ANSWERED_NO = "it is negated (the answer 'No')"
 _WORD = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 
@@ -79,8 +82,8 @@ def _judge(values: tuple[str, ...], text: str) -> Judgement:
                 clause = clause._replace(marker="if")  # "Had the keys been equal, ...": a condition that did not hold
             if clause.marker in COORDINATORS and previous is not None:
                 clause = clause._replace(marker=previous.marker if previous.marker not in COORDINATORS else scope)
-            inherited = answered_no or (clause.marker in vocab.words["complements"] and negated_before)
-            verdict, reason = _clause(clause, vocab, previous, inherited)
+            inherited = clause.marker in vocab.words["complements"] and negated_before
+            verdict, reason = _clause(clause, vocab, previous, inherited, answered_no)
             shown = text[clause.start : clause.end].strip()
             if verdict == YES:
                 return Judgement(YES, shown)
@@ -170,8 +173,11 @@ def _any(words: tuple[str, ...], vocab: Vocabulary, field: str) -> str:
     return ""
 
 
-def _clause(clause: Clause, vocab: Vocabulary, previous: Clause | None, inherited: bool) -> tuple[str, str]:
-    """The verdict on one clause, and why it does not count (for a message), or ""."""
+def _clause(
+    clause: Clause, vocab: Vocabulary, previous: Clause | None, inherited: bool, answered_no: bool
+) -> tuple[str, str]:
+    """The verdict on one clause, and why it does not count (for a message), or ""; ``inherited``: the clause before
+    negates it ("never checks that ..."); ``answered_no``: it is a question the next sentence answers "No"."""
     words = clause.words
     predicates = words_of.predicates(words, vocab)
     if not predicates:
@@ -181,18 +187,22 @@ def _clause(clause: Clause, vocab: Vocabulary, previous: Clause | None, inherite
     for index, kind in predicates:
         key = _key_argument(words, vocab, found, index)
         if key is not None:
-            return _scope(clause, vocab, index, kind, key, inherited)
+            return _scope(clause, vocab, index, kind, key, inherited, answered_no)
     compared = [words_of.head(words, run) for run in runs]
     return NO, (f"what it compares is not the key ({', '.join(compared)})" if compared else "")
 
 
-def _scope(clause: Clause, vocab: Vocabulary, index: int, kind: str, key: int, inherited: bool) -> tuple[str, str]:
+def _scope(
+    clause: Clause, vocab: Vocabulary, index: int, kind: str, key: int, inherited: bool, answered_no: bool
+) -> tuple[str, str]:
     words, marker = clause.words, clause.marker
     negations = words_of.negations(words, vocab)
     before = [at for at in negations if at < index]
     between = [at for at in negations if index < at < key or key < index < at]
-    if len(before) >= 2:
-        return UNDECIDED, f"it has two negations ({', '.join(words[at] for at in before)})"
+    # "Do the keys match? No." reads as "the keys do not match": the answer negates the predicate, as "not" would
+    if len(before) + answered_no >= 2:
+        denied = [words[at] for at in before] + (["the answer No"] if answered_no else [])
+        return UNDECIDED, f"it has two negations ({', '.join(denied)})"
     modal = _any(words, vocab, "hypothetical")
     if modal:
         return NO, f"it may or will happen, not that it does ({modal!r})"
@@ -203,8 +213,8 @@ def _scope(clause: Clause, vocab: Vocabulary, index: int, kind: str, key: int, i
         return NO, f"it is a hypothetical ({marker!r} ... {next(w for w in words if w in COUNTERFACTUAL)!r})"
     if inherited:
         return NO, "it is negated"
-    if (before or between) and (kind == "act" or key > index):
-        return NO, f"it is negated ({words[(before or between)[0]]!r})"
+    if (before or between or answered_no) and (kind == "act" or key > index):
+        return NO, f"it is negated ({words[(before or between)[0]]!r})" if before or between else _ANSWERED_NO
     if vocab.has("conditional", marker):
         return UNDECIDED, f"it is under a condition ({marker!r})"
     obliged = _any(words, vocab, "obligation")
