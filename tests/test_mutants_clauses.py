@@ -1,0 +1,247 @@
+"""Tests written for the survivors of the mutation runs (``scripts/mutate.py``) on the clause analysis.
+
+The modules are ``mechlint.invariants.sentences``, ``mechlint.invariants.wording``,
+``mechlint.invariants.clauses``, ``mechlint.invariants.phrases`` and
+``mechlint.invariants.vocabulary``: what decides whether a step's text says
+that it compares the cache key (``docs/invariants.md``). Where a sentence an
+author could write was the better test, it is a line of
+``tests/data/key-comparisons.txt`` instead; the tests here pin the parts'
+exact results (tokens, clauses, messages, pointers) that the table cannot see.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mechlint import lint
+from mechlint.config import Config, load_config
+from mechlint.invariants.clauses import NO, UNDECIDED, YES, Judgement, judge
+from mechlint.invariants.sentences import clauses, sentences, split_word
+from mechlint.invariants.vocabulary import vocabulary
+
+from .test_clause_analysis import NOTE, _values
+
+# --- sentences ---
+
+
+def test_a_text_without_a_final_stop_is_a_statement() -> None:
+    assert sentences("Compare the keys") == [([("compare", 0, 7), ("the", 8, 11), ("keys", 12, 16)], False, False)]
+
+
+def test_each_sentence_knows_whether_it_is_a_question_and_whether_no_answers_it() -> None:
+    text = "B stores it. Do the keys match? No"
+    assert sentences(text) == [
+        ([("b", 0, 1), ("stores", 2, 8), ("it", 9, 11)], False, False),
+        ([("do", 13, 15), ("the", 16, 19), ("keys", 20, 24), ("match", 25, 30)], True, True),
+        ([("no", 32, 34)], False, False),
+    ]
+
+
+def test_only_the_next_sentence_answers_a_question() -> None:
+    text = "No entry is stored. Is the key compared? It is. No."
+    assert [(question, answered) for _, question, answered in sentences(text)] == [
+        (False, False),
+        (True, False),
+        (False, False),
+        (False, False),
+    ]
+
+
+def test_commas_stay_in_the_sentence_and_contractions_are_split() -> None:
+    text = "It can't, it won't; it'll match, it'd differ and B's key doesn't."
+    assert [[word for word, _, _ in tokens] for tokens, _, _ in sentences(text)] == [
+        ["it", "can", "not", ",", "it", "will", "not"],
+        ["it", "will", "match", ",", "it", "would", "differ", "and", "b", "key", "does", "not"],
+    ]
+
+
+def test_split_word() -> None:
+    assert [split_word(word) for word in ("cannot", "shan't", "isn’t", "we'll", "he'd", "a's", "key")] == [
+        ("can", "not"),
+        ("shall", "not"),
+        ("is", "not"),
+        ("we", "will"),
+        ("he", "would"),
+        ("a",),
+        ("key",),
+    ]
+
+
+# --- a question answered "No" ---
+
+
+def test_a_no_negates_the_question_as_not_would() -> None:
+    values = _values()
+    assert [judge(values, text) for text in ANSWERED] == [
+        Judgement(YES, "Do the keys match"),
+        Judgement(NO, "Does the cache compare the keys", "it is negated (the answer 'No')"),
+        Judgement(UNDECIDED, "Does the cache never check the key", "it has two negations (never, the answer No)"),
+    ]
+
+
+ANSWERED = (
+    "Do the keys match? No.",  # the keys do not match: a comparison, a miss
+    "Does the cache compare the keys? No.",  # it does not compare them
+    "Does the cache never check the key? No.",  # two negations
+)
+
+
+# --- clauses ---
+
+
+def _clauses(text: str) -> list[tuple[str, str]]:
+    vocab = vocabulary(_values())
+    return [(text[c.start : c.end], c.marker) for tokens, _, _ in sentences(text) for c in clauses(tokens, vocab)]
+
+
+def test_a_sentence_is_cut_at_commas_and_boundaries_but_not_inside_what_a_predicate_is_about() -> None:
+    text = (
+        "If the keys match, B reuses them and the cache finds that the tags agree but never checks whether it is fresh."
+    )
+    assert _clauses(text) == [
+        ("If the keys match", "if"),
+        ("B reuses them and the cache finds that the tags agree", ""),  # the part before "and" has no predicate
+        ("but never checks whether it is fresh", "but"),
+    ]
+
+
+def test_and_joins_a_clause_to_the_one_before_only_when_that_one_has_no_predicate() -> None:
+    text = "The router compares the prompts, and the stored tag and the page number match."
+    assert _clauses(text) == [
+        ("The router compares the prompts", ""),
+        ("and the stored tag and the page number match", "and"),
+    ]
+
+
+# --- wording: the note on text that cannot be judged ---
+
+
+def test_the_note_points_into_a_state_value_and_underlines_the_words(tmp_path: Path, seed_data: dict[str, Any]) -> None:
+    data = copy.deepcopy(seed_data)
+    data["scenarios"][0]["steps"][2].update(
+        title="B and the entry",
+        description="B waits.",
+        state={"stage/phase~1": "Step three. If the keys match, B can use the blocks.", "artifact": "The entry"},
+    )
+    path = _write(tmp_path, data)
+    results = lint([path], Config(root=tmp_path).with_flags(select=["invariant"]), root=tmp_path).results
+    assert [(r.rule_id, r.pointer) for r in results] == [(NOTE, "/scenarios/0/steps/2/state/stage~1phase~01")]
+    region = results[0].region
+    line = path.read_text(encoding="utf-8").splitlines()[region.start_line - 1]
+    assert (region.start_line, line[region.start_column - 1 : region.end_column - 1]) == (
+        region.end_line,
+        "If the keys match",
+    )
+
+
+CHECKS_KEY = """
+[[invariant]]
+name = "reuse-after-key-check"
+summary = "A block is used again only at or after a step that checks its key."
+formula = 'path("reuse*") implies once(checks_key)'
+
+[invariant.define.checks_key.clause]
+acts = ["compare"]
+outcomes = ["match"]
+keys = ["key"]
+"""
+
+
+def test_the_note_on_the_step_it_decides_names_a_definition_without_says(
+    tmp_path: Path, seed_data: dict[str, Any]
+) -> None:
+    (tmp_path / "checks.toml").write_text(CHECKS_KEY, encoding="utf-8")
+    (tmp_path / "mechlint.toml").write_text('invariants = ["checks.toml"]\n', encoding="utf-8")
+    config = load_config(start=tmp_path).with_flags(select=["invariant/reuse-after-key-check", NOTE])
+    data = copy.deepcopy(seed_data)
+    steps = data["scenarios"][0]["steps"]
+    steps[2].update(title="B and the entry", description="B waits.", state={"stage": "Waiting"})
+    steps[3].update(title="Use the blocks", description="If the keys match, B reuses the blocks.", state={})
+    results = lint([_write(tmp_path, data)], config, root=tmp_path).results
+    assert [(r.rule_id, r.pointer, r.message) for r in results] == [
+        (
+            NOTE,
+            "/scenarios/0/steps/3/description",
+            'in scenario "compatible-hit", steps[3] ("Use the blocks") is taken as a step that satisfies checks_key '
+            'for invariant/reuse-after-key-check, but "If the keys match" could not be judged: it is under a '
+            "condition ('if')",
+        )
+    ]
+
+
+def _write(tmp_path: Path, data: dict[str, Any]) -> Path:
+    folder = tmp_path / "mechanisms"
+    folder.mkdir(exist_ok=True)
+    path = folder / "mechanism.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+def test_the_wording_hint_names_a_definition_without_says(tmp_path: Path, seed_data: dict[str, Any]) -> None:
+    table = CHECKS_KEY.replace(
+        "\n[invariant.define.checks_key.clause]", EXAMPLE + "\n[invariant.define.checks_key.clause]"
+    )
+    (tmp_path / "checks.toml").write_text(table, encoding="utf-8")
+    (tmp_path / "mechlint.toml").write_text('invariants = ["checks.toml"]\n', encoding="utf-8")
+    config = load_config(start=tmp_path).with_flags(select=["invariant/reuse-after-key-check", NOTE])
+    data = copy.deepcopy(seed_data)
+    steps = data["scenarios"][0]["steps"]
+    steps[2].update(title="B and the entry", description="The cache never compares the key.", state={})
+    steps[3].update(title="Use the blocks", description="B reuses the blocks.", state={})
+    results = lint([_write(tmp_path, data)], config, root=tmp_path).results
+    assert [(r.pointer, r.message) for r in results] == [
+        (
+            "/scenarios/0/steps/3",
+            'in scenario "compatible-hit", reuse0, reuse1 is animated in steps[3] ("Use the blocks"), but no step up '
+            "to this one satisfies checks_key; a step counts when its title, description or state says that it "
+            'satisfies checks_key, e.g. "the key of B is compared with the stored key" (steps[2] ("B and the entry") '
+            "does not count: \"The cache never compares the key\": it is negated ('never'))",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("where", "said"),
+    [
+        (0, ' (steps[0] ("A prefills the prefix") does not count: "The cache never compares the key": it is negated '
+         "('never'))"),
+        (1, ' (steps[1] ("Keep the cache entries") does not count: "The cache never compares the key": it is '
+         "negated ('never'))"),
+        (3, ""),  # nor is the failing step itself
+        (4, ""),  # nor a step after it
+    ],
+)  # fmt: skip
+def test_the_near_miss_is_the_nearest_step_before(
+    tmp_path: Path, seed_data: dict[str, Any], where: int, said: str
+) -> None:
+    table = CHECKS_KEY.replace(
+        "\n[invariant.define.checks_key.clause]", EXAMPLE + "\n[invariant.define.checks_key.clause]"
+    )
+    (tmp_path / "checks.toml").write_text(table, encoding="utf-8")
+    (tmp_path / "mechlint.toml").write_text('invariants = ["checks.toml"]\n', encoding="utf-8")
+    config = load_config(start=tmp_path).with_flags(select=["invariant/reuse-after-key-check", NOTE])
+    data = copy.deepcopy(seed_data)
+    steps = data["scenarios"][0]["steps"]
+    steps[2].update(title="B and the entry", description="B waits.", state={})
+    steps[3].update(title="Use the blocks", description="B reuses the blocks.", state={})
+    steps[where].update(description="The cache never compares the key.", state={})
+    results = lint([_write(tmp_path, data)], config, root=tmp_path).results
+    assert [(r.pointer, r.message) for r in results] == [
+        (
+            "/scenarios/0/steps/3",
+            'in scenario "compatible-hit", reuse0, reuse1 is animated in steps[3] ("Use the blocks"), but no step up '
+            "to this one satisfies checks_key; a step counts when its title, description or state says that it "
+            'satisfies checks_key, e.g. "the key of B is compared with the stored key"' + said,
+        )
+    ]
+
+
+EXAMPLE = """
+[invariant.define.checks_key]
+example = "the key of B is compared with the stored key"
+"""
