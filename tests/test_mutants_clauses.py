@@ -245,3 +245,95 @@ EXAMPLE = """
 [invariant.define.checks_key]
 example = "the key of B is compared with the stored key"
 """
+
+
+# --- clauses: the verdict, the words that decided it and why ---
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict", "words", "reason"),
+    [
+        ("It never checks the key.", NO, "It never checks the key", "it is negated ('never')"),
+        (
+            "The scheduler compares the prompt, not the key.",
+            NO,
+            "The scheduler compares the prompt",
+            "what it compares is not the key (scheduler, prompt)",
+        ),
+        (
+            "A later request with an equal key could use it.",
+            NO,
+            "A later request with an equal key could use it",
+            "it may or will happen, not that it does ('could')",
+        ),
+        ("Before the keys are compared, B waits.", NO, "Before the keys are compared", "it happens later ('before')"),
+        (
+            "In a later step the keys are compared.",
+            NO,
+            "In a later step the keys are compared",
+            "it happens later ('later')",
+        ),
+        (
+            "When a later request arrives, its key is compared with the stored keys.",
+            NO,
+            "its key is compared with the stored keys",
+            "it happens later ('later')",
+        ),
+        (
+            "Had the keys been equal, B would reuse the block.",
+            NO,
+            "Had the keys been equal",
+            "it is a hypothetical ('if' ... 'had')",
+        ),
+        (
+            "If the keys were equal, B would reuse it.",
+            NO,
+            "If the keys were equal",
+            "it is a hypothetical ('if' ... 'were')",
+        ),
+        (
+            "The server must compare the keys.",
+            UNDECIDED,
+            "The server must compare the keys",
+            "it says what must happen ('must')",
+        ),
+        ("If the keys match, B reuses them.", UNDECIDED, "If the keys match", "it is under a condition ('if')"),
+        (
+            "The server never fails to compare the keys.",
+            UNDECIDED,
+            "The server never fails to compare the keys",
+            "it has two negations (never, fails)",
+        ),
+        (
+            "The key's age is compared with the TTL.",
+            NO,
+            "The key's age is compared with the TTL",
+            "what it compares is not the key (age, ttl)",
+        ),
+        (
+            "The server does not check that the key matches.",
+            NO,
+            "The server does not check that the key matches",
+            "it is negated ('not')",
+        ),
+        (
+            "The server does not check whether the tags match.",
+            NO,
+            "The server does not check whether the tags match",
+            "it is negated ('not')",
+        ),
+        (
+            "The key is stored, and the scheduler compares it with B's key.",
+            YES,
+            "and the scheduler compares it with B's key",
+            "",
+        ),
+        ("The cache is searched.", YES, "The cache is searched", ""),
+        ("B looks up the name in its cache.", YES, "B looks up the name in its cache", ""),
+        ("A cache hit.", YES, "A cache hit", ""),
+        ("The keys do not match.", YES, "The keys do not match", ""),
+        ("It is not true that the keys match.", NO, "that the keys match", "it is negated"),
+    ],
+)
+def test_a_judgement_names_the_clause_and_the_reason(text: str, verdict: str, words: str, reason: str) -> None:
+    assert judge(_values(), text) == Judgement(verdict, words, reason)

@@ -77,13 +77,14 @@ def _judge(values: tuple[str, ...], text: str) -> Judgement:
         scope = ""
         previous: Clause | None = None
         negated_before = False
+        later_time = ""  # the later word of a "when" clause before ("When a later request arrives, ..."), or ""
         for clause in clauses(sentence, vocab):
             if previous is None and not question and clause.words[0] in COUNTERFACTUAL:
                 clause = clause._replace(marker="if")  # "Had the keys been equal, ...": a condition that did not hold
             if clause.marker in COORDINATORS and previous is not None:
                 clause = clause._replace(marker=previous.marker if previous.marker not in COORDINATORS else scope)
             inherited = clause.marker in vocab.words["complements"] and negated_before
-            verdict, reason = _clause(clause, vocab, previous, inherited, answered_no)
+            verdict, reason = _clause(clause, vocab, previous, _Context(inherited, answered_no, later_time))
             shown = text[clause.start : clause.end].strip()
             if verdict == YES:
                 return Judgement(YES, shown)
@@ -92,9 +93,19 @@ def _judge(values: tuple[str, ...], text: str) -> Judgement:
             elif reason and best.verdict == NO and not best.reason:
                 best = Judgement(NO, shown, reason)
             negated_before = bool(words_of.negations(clause.words, vocab))
+            if clause.marker in TIME_MARKERS:
+                later_time = _any(clause.words, vocab, "later") or later_time
             scope = clause.marker if clause.marker not in COORDINATORS else scope
             previous = clause
     return best
+
+
+class _Context(Record):
+    """What the clauses before say of a clause's scope."""
+
+    inherited: bool  # the clause before negates it ("never checks that the key matches")
+    answered_no: bool  # it is a question the next sentence answers "No"
+    later_time: str  # a "when" clause before it is about a later time ("When a later request arrives, ..."): its word
 
 
 class _Arguments(Record):
@@ -173,11 +184,8 @@ def _any(words: tuple[str, ...], vocab: Vocabulary, field: str) -> str:
     return ""
 
 
-def _clause(
-    clause: Clause, vocab: Vocabulary, previous: Clause | None, inherited: bool, answered_no: bool
-) -> tuple[str, str]:
-    """The verdict on one clause, and why it does not count (for a message), or ""; ``inherited``: the clause before
-    negates it ("never checks that ..."); ``answered_no``: it is a question the next sentence answers "No"."""
+def _clause(clause: Clause, vocab: Vocabulary, previous: Clause | None, context: _Context) -> tuple[str, str]:
+    """The verdict on one clause, and why it does not count (for a message), or ""."""
     words = clause.words
     predicates = words_of.predicates(words, vocab)
     if not predicates:
@@ -187,15 +195,13 @@ def _clause(
     for index, kind in predicates:
         key = _key_argument(words, vocab, found, index)
         if key is not None:
-            return _scope(clause, vocab, index, kind, key, inherited, answered_no)
+            return _scope(clause, vocab, index, kind, key, context)
     compared = [words_of.head(words, run) for run in runs]
     return NO, (f"what it compares is not the key ({', '.join(compared)})" if compared else "")
 
 
-def _scope(
-    clause: Clause, vocab: Vocabulary, index: int, kind: str, key: int, inherited: bool, answered_no: bool
-) -> tuple[str, str]:
-    words, marker = clause.words, clause.marker
+def _scope(clause: Clause, vocab: Vocabulary, index: int, kind: str, key: int, context: _Context) -> tuple[str, str]:
+    words, marker, answered_no = clause.words, clause.marker, context.answered_no
     negations = words_of.negations(words, vocab)
     before = [at for at in negations if at < index]
     between = [at for at in negations if index < at < key or key < index < at]
@@ -207,11 +213,13 @@ def _scope(
     if modal:
         return NO, f"it may or will happen, not that it does ({modal!r})"
     later = _any(words, vocab, "later")
-    if marker in FUTURE_MARKERS or (later and (marker in TIME_MARKERS or kind == "alike" or _later_step(words, vocab))):
+    if marker in FUTURE_MARKERS:
         return NO, f"it happens later ({marker!r})"
+    if (later and (marker in TIME_MARKERS or kind == "alike" or _later_step(words, vocab))) or context.later_time:
+        return NO, f"it happens later ({later or context.later_time!r})"
     if vocab.has("conditional", marker) and any(word in COUNTERFACTUAL for word in words):
         return NO, f"it is a hypothetical ({marker!r} ... {next(w for w in words if w in COUNTERFACTUAL)!r})"
-    if inherited:
+    if context.inherited:
         return NO, "it is negated"
     if (before or between or answered_no) and (kind == "act" or key > index):
         return NO, f"it is negated ({words[(before or between)[0]]!r})" if before or between else _ANSWERED_NO
