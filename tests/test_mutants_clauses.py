@@ -21,6 +21,7 @@ import pytest
 from mechlint import lint
 from mechlint.config import Config, load_config
 from mechlint.invariants.clauses import NO, UNDECIDED, YES, Judgement, judge
+from mechlint.invariants.phrases import head, negations, noun_phrases, predicates
 from mechlint.invariants.sentences import clauses, sentences, split_word
 from mechlint.invariants.vocabulary import vocabulary
 
@@ -337,3 +338,53 @@ example = "the key of B is compared with the stored key"
 )
 def test_a_judgement_names_the_clause_and_the_reason(text: str, verdict: str, words: str, reason: str) -> None:
     assert judge(_values(), text) == Judgement(verdict, words, reason)
+
+
+# --- phrases: predicates, negations, noun phrases and their heads ---
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "negated", "phrases"),
+    [
+        ("the worker never looks the key up", [(3, "act")], [2], [((1, 2), "worker"), ((5, 7), "key")]),
+        ("the worker looks the cached key up", [(2, "act")], [], [((1, 2), "worker"), ((4, 7), "key")]),
+        ("the worker looks the old cached key up", [], [], [((1, 3), "looks"), ((4, 8), "key")]),
+        ("the cache does not only store the key", [], [], [((1, 2), "cache"), ((5, 6), "store"), ((7, 8), "key")]),
+        (
+            "the server fails to compare the key instead of the tag",
+            [(4, "act")],
+            [2, 7],
+            [((1, 2), "server"), ((6, 7), "key")],
+        ),
+        ("no one compares the key", [(2, "act")], [0], [((4, 5), "key")]),
+        ("b has the same key as a", [(3, "alike")], [], [((0, 1), "b"), ((4, 5), "key")]),
+        (
+            "b hashes to exactly the same key",
+            [(5, "alike")],
+            [],
+            [((0, 2), "hashes"), ((3, 4), "exactly"), ((6, 7), "key")],
+        ),
+        ("both sides derive the same keys", [], [], [((1, 3), "derive"), ((4, 6), "keys")]),
+        ("same key as a", [(0, "alike")], [], [((1, 2), "key")]),
+        ("and the same key is found", [(2, "alike"), (5, "outcome")], [], [((3, 4), "key")]),
+        ("the version of the key is compared", [(6, "act")], [], [((1, 2), "version")]),
+        ("the lookup of the key succeeds", [(1, "act")], [], [((4, 5), "key")]),
+        ("the keys byte by byte are compared", [(6, "act")], [], [((1, 2), "keys"), ((4, 5), "byte")]),
+        ("the key succeeds", [], [], [((1, 2), "key")]),
+        ("the block 0x2a key k1 matches", [(5, "outcome")], [], [((1, 5), "key")]),
+        ("the cache entries are searched", [(4, "act")], [], [((1, 3), "entries")]),
+        ("the stored hashes differ", [(3, "outcome")], [], [((1, 3), "hashes")]),
+        ("the key is the same", [(4, "alike")], [], [((1, 2), "key")]),
+    ],
+)
+def test_the_words_of_a_clause(
+    text: str, found: list[tuple[int, str]], negated: list[int], phrases: list[tuple[tuple[int, int], str]]
+) -> None:
+    vocab = vocabulary(_values())
+    words = tuple(text.split())
+    runs = noun_phrases(words, vocab, {index for index, _ in found})
+    assert (predicates(words, vocab), negations(words, vocab), [(run, head(words, run)) for run in runs]) == (
+        found,
+        negated,
+        phrases,
+    )
