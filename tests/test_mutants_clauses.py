@@ -23,7 +23,7 @@ from mechlint.config import Config, load_config
 from mechlint.invariants.clauses import NO, UNDECIDED, YES, Judgement, judge
 from mechlint.invariants.phrases import head, negations, noun_phrases, predicates
 from mechlint.invariants.sentences import clauses, sentences, split_word
-from mechlint.invariants.vocabulary import vocabulary
+from mechlint.invariants.vocabulary import FIELDS, show_clause, values_of, vocabulary
 
 from .test_clause_analysis import NOTE, _values
 
@@ -387,4 +387,66 @@ def test_the_words_of_a_clause(
         found,
         negated,
         phrases,
+    )
+
+
+# --- vocabulary: the word forms of a clause table ---
+
+TABLE = {
+    "acts": ["compare", "Look  Up", "copy", "stop", "play"],
+    "outcomes": ["match"],
+    "keys": ["key", "entry", "ray"],
+    "negations": ["not", "fail to"],
+}
+
+
+def test_a_table_becomes_a_nodes_values_with_the_defaults_filled_in() -> None:
+    values = values_of(TABLE)
+    assert values[:5] == (
+        "acts=compare|look up|copy|stop|play",
+        "outcomes=match",
+        "keys=key|entry|ray",
+        "entries=",
+        "places=",
+    )
+    assert values[7] == "negations=not|fail to"
+    assert values[9] == "conditional=if|unless"
+    assert [value.partition("=")[0] for value in values] == list(FIELDS)
+
+
+def test_verbs_and_nouns_get_their_regular_forms() -> None:
+    vocab = vocabulary(values_of(TABLE))
+    acts, keys = vocab.words["acts"], vocab.words["keys"]
+    forms = {"compare", "compares", "compared", "comparing", "copy", "copies", "copied", "copying", "stop", "stops"}
+    forms |= {"stopped", "stopping", "play", "plays", "played", "playing"}
+    assert forms <= acts and not {"plaies", "plaied"} & acts
+    assert {"matches", "matched", "matching"} <= vocab.words["outcomes"]
+    assert {"key", "keys", "entry", "entries", "ray", "rays"} <= keys and "raies" not in keys
+    assert vocab.words["negations"] == {"not"}  # grammar words are taken as written
+    assert (vocab.has("acts", "copied"), vocab.has("keys", "copied")) == (True, False)
+
+
+def test_phrases_are_kept_apart_with_the_forms_of_their_first_word() -> None:
+    vocab = vocabulary(values_of(TABLE))
+    assert vocab.listed["acts"] == {"compare", "copy", "stop", "play"}
+    assert vocab.phrases["acts"] == tuple(
+        (form, "up") for form in ("look", "lookd", "looked", "lookes", "looking", "lookked", "lookking", "looks")
+    )
+    assert vocab.starts["acts"] == {form for form, _ in vocab.phrases["acts"]}
+    assert (vocab.phrases["negations"], vocab.starts["negations"]) == ((("fail", "to"),), {"fail"})
+    assert {"fail", "not", "if", "must", "need", "could"} <= vocab.grammar and "compare" not in vocab.grammar
+    assert {"compares", "looks", "matched", "same"} <= vocab.predicates and not {
+        "key",
+        "not",
+        "fail",
+    } & vocab.predicates
+
+
+def test_a_clause_table_is_shown_as_written() -> None:
+    assert show_clause("checks", TABLE) == (
+        "[invariant.define.checks.clause]\n"
+        'acts = ["compare", "Look  Up", "copy", "stop", "play"]\n'
+        'outcomes = ["match"]\n'
+        'keys = ["key", "entry", "ray"]\n'
+        'negations = ["not", "fail to"]'
     )
