@@ -333,6 +333,12 @@ example = "the key of B is compared with the stored key"
         ("B looks up the name in its cache.", YES, "B looks up the name in its cache", ""),
         ("A cache hit.", YES, "A cache hit", ""),
         ("The keys do not match.", YES, "The keys do not match", ""),
+        (  # "it" names no key: no clause before it is about one
+            "The scheduler compares it with B's prompt.",
+            NO,
+            "The scheduler compares it with B's prompt",
+            "what it compares is not the key (scheduler, prompt)",
+        ),
         ("It is not true that the keys match.", NO, "that the keys match", "it is negated"),
     ],
 )

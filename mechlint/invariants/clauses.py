@@ -124,14 +124,11 @@ def _arguments(
     places = []
     for start, end in runs:
         head = words_of.head(words, (start, end))
+        # "a cached record", "cached block matches ...": a participle that starts the clause or follows a determiner
+        # (not "B has stored blocks", where it is the verb)
         participle = words[start].endswith("ed") and vocab.has("entries", words[start])
-        if (
-            vocab.has("keys", head)
-            or vocab.has("entries", head)
-            or (
-                participle and end - start > 1 and start > 0 and words[start - 1] in DETERMINERS  # "a cached record"
-            )
-        ):
+        adjective = start == 0 or words[start - 1] in DETERMINERS or vocab.has("boundaries", words[start - 1])
+        if vocab.has("keys", head) or vocab.has("entries", head) or (participle and end - start > 1 and adjective):
             key = start if key is None else key
         elif vocab.has("places", head):
             places.append((start, end))
