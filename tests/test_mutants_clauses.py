@@ -339,6 +339,19 @@ example = "the key of B is compared with the stored key"
             "The scheduler compares it with B's prompt",
             "what it compares is not the key (scheduler, prompt)",
         ),
+        (  # the place is the subject of an active verb, not of a passive: it is not what is compared
+            "The cache compared B's prompt with A's prompt.",
+            NO,
+            "The cache compared B's prompt with A's prompt",
+            "what it compares is not the key (cache, prompt, prompt)",
+        ),
+        (  # "another" ending the clause is a pronoun here, not an adverb of time
+            "The scheduler compares the key with another.",
+            YES,
+            "The scheduler compares the key with another",
+            "",
+        ),
+        ("The TLB is not quickly searched.", NO, "The TLB is not quickly searched", "it is negated ('not')"),
         ("It is not true that the keys match.", NO, "that the keys match", "it is negated"),
     ],
 )

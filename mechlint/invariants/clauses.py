@@ -36,7 +36,7 @@ import re
 from functools import lru_cache
 
 from mechlint.invariants import phrases as words_of
-from mechlint.invariants.phrases import BE, DETERMINERS, listed_at, noun_phrases
+from mechlint.invariants.phrases import BE, DETERMINERS, FUNCTION, listed_at, noun_phrases
 from mechlint.invariants.sentences import COORDINATORS, Clause, clauses, sentences
 from mechlint.invariants.vocabulary import Vocabulary, vocabulary
 from mechlint.records import Record
@@ -47,6 +47,7 @@ PRONOUNS = frozenset(("it", "them", "they", "this", "one"))
 FUTURE_MARKERS = frozenset(("before", "until"))
 TIME_MARKERS = frozenset(("when", "whenever", "once", "if", "after"))
 COUNTERFACTUAL = frozenset(("were", "had"))
+PREPOSITIONS = frozenset(("of", "to", "in", "on", "at", "by", "for", "from", "with", "than", "as", "into", "onto"))
 #: Nouns of the story's time: "in a later step" is not this step.
 TIME_NOUNS = frozenset(("step", "steps", "stage", "phase", "round", "moment", "time"))
 #: Why a question the next sentence answers "No" is not a comparison ("Does it compare the keys? No.").
@@ -146,7 +147,7 @@ def _key_argument(words: tuple[str, ...], vocab: Vocabulary, found: _Arguments, 
     """Where the key (or an entry, or a place looked in) is an argument of the predicate at ``index``."""
     if found.key is not None:
         return found.key
-    passive = _passive(words, index)
+    passive = _passive(words, index, vocab)
     for start, end in found.places:  # "looks up the name in its cache", "a cache hit", "the TLB is searched"
         if start > index or (end == index and _bare(words[index], vocab)) or passive:
             return start
@@ -155,9 +156,21 @@ def _key_argument(words: tuple[str, ...], vocab: Vocabulary, found: _Arguments, 
     return None
 
 
-def _passive(words: tuple[str, ...], index: int) -> bool:
-    """Whether the predicate at ``index`` is a passive ("the cache is searched"): its subject is what it acts on."""
-    return words[index].endswith(("ed", "found")) and any(word in BE for word in words[max(index - 3, 0) : index])
+def _passive(words: tuple[str, ...], index: int, vocab: Vocabulary) -> bool:
+    """Whether the predicate at ``index`` is a passive ("the cache is searched"): its subject is what it acts on.
+
+    A form of "be" stands before the participle with only function words, negations and adverbs in -ly between
+    ("is not then quickly searched"), or starts a question ("Is the TLB table searched?")."""
+    if not words[index].endswith(("ed", "found")):
+        return False
+    if words[0] in BE:
+        return True
+    for word in reversed(words[:index]):
+        if word in BE:
+            return True
+        if not (word in FUNCTION or word.endswith("ly") or vocab.has("negations", word)):
+            return False
+    return False
 
 
 def _bare(word: str, vocab: Vocabulary) -> bool:
@@ -166,9 +179,15 @@ def _bare(word: str, vocab: Vocabulary) -> bool:
 
 
 def _later_step(words: tuple[str, ...], vocab: Vocabulary) -> bool:
-    """Whether the clause is about a later time of the story ("in a later step", "at the next stage")."""
+    """Whether the clause is about a later time of the story: "in a later step", "at the next stage", or a later word
+    that ends it as an adverb ("the keys are compared later"; not "with another", "the next")."""
     return any(
-        vocab.has("later", word) and words[index + 1 : index + 2] and words[index + 1] in TIME_NOUNS
+        vocab.has("later", word)
+        and (
+            words[index + 1] in TIME_NOUNS
+            if index + 1 < len(words)
+            else index > 0 and words[index - 1] not in DETERMINERS and words[index - 1] not in PREPOSITIONS
+        )
         for index, word in enumerate(words)
     )
 
