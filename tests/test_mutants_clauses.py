@@ -352,6 +352,12 @@ example = "the key of B is compared with the stored key"
             "",
         ),
         ("The TLB is not quickly searched.", NO, "The TLB is not quickly searched", "it is negated ('not')"),
+        (  # nor is "the next"
+            "The scheduler compares each key with the next.",
+            YES,
+            "The scheduler compares each key with the next",
+            "",
+        ),
         ("It is not true that the keys match.", NO, "that the keys match", "it is negated"),
     ],
 )
