@@ -21,7 +21,7 @@ import pytest
 from mechlint import lint
 from mechlint.config import Config, load_config
 from mechlint.invariants.clauses import NO, UNDECIDED, YES, Judgement, judge
-from mechlint.invariants.phrases import head, negations, noun_phrases, predicates
+from mechlint.invariants.phrases import head, listed_at, negations, noun_phrases, phrase_at, predicates
 from mechlint.invariants.sentences import clauses, sentences, split_word
 from mechlint.invariants.vocabulary import FIELDS, show_clause, values_of, vocabulary
 
@@ -475,3 +475,30 @@ def test_a_clause_table_is_shown_as_written() -> None:
         'keys = ["key", "entry", "ray"]\n'
         'negations = ["not", "fail to"]'
     )
+
+
+def test_a_phrase_of_three_words_with_and_without_a_gap() -> None:
+    vocab = vocabulary(values_of({"acts": ["take a look"], "outcomes": ["match"], "keys": ["key"]}))
+    close, apart, farther = (
+        ("take", "a", "look"),
+        ("take", "a", "quick", "look"),
+        ("take", "a", "quick", "long", "look"),
+    )
+    assert [phrase_at(close, 0, vocab, "acts"), phrase_at(apart, 0, vocab, "acts")] == [True, False]  # no gap
+    assert [phrase_at(apart, 0, vocab, "acts", 1), phrase_at(farther, 0, vocab, "acts", 1)] == [True, False]
+    assert [phrase_at(words, 1, vocab, "acts", 3) for words in (close, ("a", "take", "look"))] == [False, False]
+
+
+def test_a_grammar_phrase_is_read_without_a_gap() -> None:
+    vocab = vocabulary(_values())
+    words = ("the", "cache", "has", "yet", "to", "compare", "it")  # "has yet to": not yet, not an obligation
+    assert [listed_at(vocab, "obligation", words, 2), listed_at(vocab, "obligation", ("it", "has", "to"), 1)] == [
+        False,
+        True,
+    ]
+
+
+def test_an_outcome_phrase_may_have_three_words_between_its_parts() -> None:
+    vocab = vocabulary(values_of({"acts": ["compare"], "outcomes": ["turn up"], "keys": ["key"]}))
+    three, four = ("the", "key", "turns", "a", "b", "c", "up"), ("the", "key", "turns", "a", "b", "c", "d", "up")
+    assert [predicates(three, vocab), predicates(four, vocab)] == [[(2, "outcome")], []]
