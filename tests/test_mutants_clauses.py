@@ -358,6 +358,12 @@ example = "the key of B is compared with the stored key"
             "The scheduler compares each key with the next",
             "",
         ),
+        (  # "of keys" belongs to "the age": its head is "age"
+            "The age of keys is compared with the TTL.",
+            NO,
+            "The age of keys is compared with the TTL",
+            "what it compares is not the key (age, ttl)",
+        ),
         ("It is not true that the keys match.", NO, "that the keys match", "it is negated"),
     ],
 )
