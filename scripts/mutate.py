@@ -171,6 +171,11 @@ MODULE_TESTS = {
         "tests/test_hostile_git.py",
         "tests/test_provenance_truth.py",
     ),
+    # the clause analysis behind "compares the cache key": its table of sentences, and the tests of its survivors
+    **{
+        f"mechlint/invariants/{name}.py": ("tests/test_clause_analysis.py", "tests/test_mutants_clauses.py")
+        for name in ("sentences", "wording", "clauses", "phrases", "vocabulary")
+    },
 }
 
 #: tests never run for a mutant: slow end-to-end ones that drive a browser or an editor

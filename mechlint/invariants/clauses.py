@@ -22,8 +22,9 @@ Then scope, within the clause:
   a comparison that happens.
 - a real condition ("if the keys match") or an obligation ("must compare")
   cannot be judged: the verdict is ``undecided``, with the words.
-- a question is read as its statement ("Do the keys match?"), unless the
-  next sentence answers "No".
+- a question is read as its statement ("Do the keys match?"); a "No" that
+  answers it negates it as "not" would ("Do the keys match? No." still
+  reports a comparison, "Does it compare the keys? No." does not).
 
 Clauses joined by "and" or "or" share the scope of the clause they follow;
 a clause that "that" or "whether" starts shares its negation.
@@ -35,7 +36,7 @@ import re
 from functools import lru_cache
 
 from mechlint.invariants import phrases as words_of
-from mechlint.invariants.phrases import BE, DETERMINERS, listed_at, noun_phrases
+from mechlint.invariants.phrases import BE, DETERMINERS, FUNCTION, listed_at, noun_phrases
 from mechlint.invariants.sentences import COORDINATORS, Clause, clauses, sentences
 from mechlint.invariants.vocabulary import Vocabulary, vocabulary
 from mechlint.records import Record
@@ -46,8 +47,11 @@ PRONOUNS = frozenset(("it", "them", "they", "this", "one"))
 FUTURE_MARKERS = frozenset(("before", "until"))
 TIME_MARKERS = frozenset(("when", "whenever", "once", "if", "after"))
 COUNTERFACTUAL = frozenset(("were", "had"))
+PREPOSITIONS = frozenset(("of", "to", "in", "on", "at", "by", "for", "from", "with", "than", "as", "into", "onto"))
 #: Nouns of the story's time: "in a later step" is not this step.
 TIME_NOUNS = frozenset(("step", "steps", "stage", "phase", "round", "moment", "time"))
+#: Why a question the next sentence answers "No" is not a comparison ("Does it compare the keys? No.").
+_ANSWERED_NO = "it is negated (the answer 'No')"
 _WORD = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 
@@ -74,13 +78,14 @@ def _judge(values: tuple[str, ...], text: str) -> Judgement:
         scope = ""
         previous: Clause | None = None
         negated_before = False
+        later_time = ""  # the later word of a "when" clause before ("When a later request arrives, ..."), or ""
         for clause in clauses(sentence, vocab):
             if previous is None and not question and clause.words[0] in COUNTERFACTUAL:
                 clause = clause._replace(marker="if")  # "Had the keys been equal, ...": a condition that did not hold
             if clause.marker in COORDINATORS and previous is not None:
                 clause = clause._replace(marker=previous.marker if previous.marker not in COORDINATORS else scope)
-            inherited = answered_no or (clause.marker in vocab.words["complements"] and negated_before)
-            verdict, reason = _clause(clause, vocab, previous, inherited)
+            inherited = clause.marker in vocab.words["complements"] and negated_before
+            verdict, reason = _clause(clause, vocab, previous, _Context(inherited, answered_no, later_time))
             shown = text[clause.start : clause.end].strip()
             if verdict == YES:
                 return Judgement(YES, shown)
@@ -89,9 +94,19 @@ def _judge(values: tuple[str, ...], text: str) -> Judgement:
             elif reason and best.verdict == NO and not best.reason:
                 best = Judgement(NO, shown, reason)
             negated_before = bool(words_of.negations(clause.words, vocab))
+            if clause.marker in TIME_MARKERS:
+                later_time = _any(clause.words, vocab, "later") or later_time
             scope = clause.marker if clause.marker not in COORDINATORS else scope
             previous = clause
     return best
+
+
+class _Context(Record):
+    """What the clauses before say of a clause's scope."""
+
+    inherited: bool  # the clause before negates it ("never checks that the key matches")
+    answered_no: bool  # it is a question the next sentence answers "No"
+    later_time: str  # a "when" clause before it is about a later time ("When a later request arrives, ..."): its word
 
 
 class _Arguments(Record):
@@ -110,14 +125,11 @@ def _arguments(
     places = []
     for start, end in runs:
         head = words_of.head(words, (start, end))
+        # "a cached record", "cached block matches ...": a participle that starts the clause or follows a determiner
+        # (not "B has stored blocks", where it is the verb)
         participle = words[start].endswith("ed") and vocab.has("entries", words[start])
-        if (
-            vocab.has("keys", head)
-            or vocab.has("entries", head)
-            or (
-                participle and end - start > 1 and start > 0 and words[start - 1] in DETERMINERS  # "a cached record"
-            )
-        ):
+        adjective = start == 0 or words[start - 1] in DETERMINERS or vocab.has("boundaries", words[start - 1])
+        if vocab.has("keys", head) or vocab.has("entries", head) or (participle and end - start > 1 and adjective):
             key = start if key is None else key
         elif vocab.has("places", head):
             places.append((start, end))
@@ -135,7 +147,7 @@ def _key_argument(words: tuple[str, ...], vocab: Vocabulary, found: _Arguments, 
     """Where the key (or an entry, or a place looked in) is an argument of the predicate at ``index``."""
     if found.key is not None:
         return found.key
-    passive = _passive(words, index)
+    passive = _passive(words, index, vocab)
     for start, end in found.places:  # "looks up the name in its cache", "a cache hit", "the TLB is searched"
         if start > index or (end == index and _bare(words[index], vocab)) or passive:
             return start
@@ -144,9 +156,21 @@ def _key_argument(words: tuple[str, ...], vocab: Vocabulary, found: _Arguments, 
     return None
 
 
-def _passive(words: tuple[str, ...], index: int) -> bool:
-    """Whether the predicate at ``index`` is a passive ("the cache is searched"): its subject is what it acts on."""
-    return words[index].endswith(("ed", "found")) and any(word in BE for word in words[max(index - 3, 0) : index])
+def _passive(words: tuple[str, ...], index: int, vocab: Vocabulary) -> bool:
+    """Whether the predicate at ``index`` is a passive ("the cache is searched"): its subject is what it acts on.
+
+    A form of "be" stands before the participle with only function words, negations and adverbs in -ly between
+    ("is not then quickly searched"), or starts a question ("Is the TLB table searched?")."""
+    if not words[index].endswith(("ed", "found")):
+        return False
+    if words[0] in BE:
+        return True
+    for word in reversed(words[:index]):
+        if word in BE:
+            return True
+        if not (word in FUNCTION or word.endswith("ly") or vocab.has("negations", word)):
+            return False
+    return False
 
 
 def _bare(word: str, vocab: Vocabulary) -> bool:
@@ -155,9 +179,15 @@ def _bare(word: str, vocab: Vocabulary) -> bool:
 
 
 def _later_step(words: tuple[str, ...], vocab: Vocabulary) -> bool:
-    """Whether the clause is about a later time of the story ("in a later step", "at the next stage")."""
+    """Whether the clause is about a later time of the story: "in a later step", "at the next stage", or a later word
+    that ends it as an adverb ("the keys are compared later"; not "with another", "the next")."""
     return any(
-        vocab.has("later", word) and words[index + 1 : index + 2] and words[index + 1] in TIME_NOUNS
+        vocab.has("later", word)
+        and (
+            words[index + 1] in TIME_NOUNS
+            if index + 1 < len(words)
+            else index > 0 and words[index - 1] not in DETERMINERS and words[index - 1] not in PREPOSITIONS
+        )
         for index, word in enumerate(words)
     )
 
@@ -170,7 +200,7 @@ def _any(words: tuple[str, ...], vocab: Vocabulary, field: str) -> str:
     return ""
 
 
-def _clause(clause: Clause, vocab: Vocabulary, previous: Clause | None, inherited: bool) -> tuple[str, str]:
+def _clause(clause: Clause, vocab: Vocabulary, previous: Clause | None, context: _Context) -> tuple[str, str]:
     """The verdict on one clause, and why it does not count (for a message), or ""."""
     words = clause.words
     predicates = words_of.predicates(words, vocab)
@@ -181,30 +211,34 @@ def _clause(clause: Clause, vocab: Vocabulary, previous: Clause | None, inherite
     for index, kind in predicates:
         key = _key_argument(words, vocab, found, index)
         if key is not None:
-            return _scope(clause, vocab, index, kind, key, inherited)
+            return _scope(clause, vocab, index, kind, key, context)
     compared = [words_of.head(words, run) for run in runs]
     return NO, (f"what it compares is not the key ({', '.join(compared)})" if compared else "")
 
 
-def _scope(clause: Clause, vocab: Vocabulary, index: int, kind: str, key: int, inherited: bool) -> tuple[str, str]:
-    words, marker = clause.words, clause.marker
+def _scope(clause: Clause, vocab: Vocabulary, index: int, kind: str, key: int, context: _Context) -> tuple[str, str]:
+    words, marker, answered_no = clause.words, clause.marker, context.answered_no
     negations = words_of.negations(words, vocab)
     before = [at for at in negations if at < index]
     between = [at for at in negations if index < at < key or key < index < at]
-    if len(before) >= 2:
-        return UNDECIDED, f"it has two negations ({', '.join(words[at] for at in before)})"
+    # "Do the keys match? No." reads as "the keys do not match": the answer negates the predicate, as "not" would
+    if len(before) + answered_no >= 2:
+        denied = [words[at] for at in before] + (["the answer No"] if answered_no else [])
+        return UNDECIDED, f"it has two negations ({', '.join(denied)})"
     modal = _any(words, vocab, "hypothetical")
     if modal:
         return NO, f"it may or will happen, not that it does ({modal!r})"
     later = _any(words, vocab, "later")
-    if marker in FUTURE_MARKERS or (later and (marker in TIME_MARKERS or kind == "alike" or _later_step(words, vocab))):
+    if marker in FUTURE_MARKERS:
         return NO, f"it happens later ({marker!r})"
+    if (later and (marker in TIME_MARKERS or kind == "alike" or _later_step(words, vocab))) or context.later_time:
+        return NO, f"it happens later ({later or context.later_time!r})"
     if vocab.has("conditional", marker) and any(word in COUNTERFACTUAL for word in words):
         return NO, f"it is a hypothetical ({marker!r} ... {next(w for w in words if w in COUNTERFACTUAL)!r})"
-    if inherited:
+    if context.inherited:
         return NO, "it is negated"
-    if (before or between) and (kind == "act" or key > index):
-        return NO, f"it is negated ({words[(before or between)[0]]!r})"
+    if (before or between or answered_no) and (kind == "act" or key > index):
+        return NO, f"it is negated ({words[(before or between)[0]]!r})" if before or between else _ANSWERED_NO
     if vocab.has("conditional", marker):
         return UNDECIDED, f"it is under a condition ({marker!r})"
     obliged = _any(words, vocab, "obligation")

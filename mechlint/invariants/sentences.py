@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 
-from mechlint.invariants.phrases import listed_at, predicates
+from mechlint.invariants.phrases import BE, listed_at, predicates
 from mechlint.invariants.vocabulary import Vocabulary
 from mechlint.records import Record
 
 COORDINATORS = frozenset(("and", "or"))
+#: Words that only a clause has, never a noun phrase: "B does not prefill, and ..." is a clause of its own.
+FINITE = BE | frozenset(("do", "does", "did", "has", "have", "had", "not", "never"))
 
 _TOKEN = re.compile(r"\d+(?:\.\d+)+|[A-Za-z0-9][A-Za-z0-9_-]*(?:['’][A-Za-z]+)?|[.!?;:,\n]")
 _CONTRACTIONS = {
@@ -86,11 +88,17 @@ def clauses(sentence: list[tuple[str, int, int]], vocab: Vocabulary) -> list[Cla
     close()
     merged: list[Clause] = []
     for clause in clauses:  # "the stored tag and the page number match": one clause
-        if clause.marker in COORDINATORS and merged and not predicates(merged[-1].words, vocab):
+        if clause.marker in COORDINATORS and merged and _subject(merged[-1].words, vocab):
             first = merged.pop()
             clause = Clause(first.words + clause.words, first.start, clause.end, first.marker)
         merged.append(clause)
     return merged
+
+
+def _subject(words: tuple[str, ...], vocab: Vocabulary) -> bool:
+    """Whether a clause before "and" is only a noun phrase, a subject shared with what follows ("the stored tag"):
+    it has no predicate of comparing, and no auxiliary or "not" that would make it a clause of its own."""
+    return FINITE.isdisjoint(words) and not predicates(words, vocab)
 
 
 def _object_clause(current: list[tuple[str, int, int]], word: str, vocab: Vocabulary) -> bool:
