@@ -543,7 +543,7 @@ class _TestContexts:
         self.coverage.switch_context(item.nodeid)  # type: ignore[attr-defined]
 
 
-def _run_tests(
+def run_tests(
     scratch: Path, tests: list[str], timeout: float, keyword: str = "", trace: tuple[Path, Path] | None = None
 ) -> tuple[str, float]:
     """``passed``, ``failed`` or ``timeout``, and the seconds taken.
@@ -616,7 +616,7 @@ def traced_baseline(
     except ImportError:
         return None
     data_file = scratch.parent / "coverage.data"
-    outcome = _run_tests(scratch, tests, 1800, trace=(target, data_file))
+    outcome = run_tests(scratch, tests, 1800, trace=(target, data_file))
     if outcome[0] != "passed" or not data_file.exists():
         return outcome, {}
     data = coverage.CoverageData(basename=str(data_file))
@@ -645,7 +645,7 @@ def measure(module: str, tests: list[str], only: set[int] | None = None) -> Modu
         keyword = keyword_for(module)
         traced = traced_baseline(scratch, target, tests)
         if traced is None:
-            outcome, seconds = _run_tests(scratch, tests, 900)
+            outcome, seconds = run_tests(scratch, tests, 900)
             contexts: dict[int, list[str]] = {}
         else:
             (outcome, seconds), contexts = traced
@@ -664,13 +664,13 @@ def measure(module: str, tests: list[str], only: set[int] | None = None) -> Modu
             # survivor of those meets all of the files (a test may reach the code in a subprocess, untraced)
             outcome, how, took = "passed", "", 0.0
             if covering := covering_tests(contexts, spans[mutant.index]):
-                outcome, took = _run_tests(scratch, covering, limit)
+                outcome, took = run_tests(scratch, covering, limit)
                 how = f"by the {len(covering)} tests that ran its lines"
             if outcome == "passed" and keyword:
-                outcome, took = _run_tests(scratch, tests, limit, keyword)
+                outcome, took = run_tests(scratch, tests, limit, keyword)
                 how = "by the tests named after the rule"
             if outcome == "passed":
-                outcome, took = _run_tests(scratch, tests, limit)
+                outcome, took = run_tests(scratch, tests, limit)
                 how = "by the whole selection"
             mutant.outcome = {"failed": "killed", "passed": "survived", "timeout": "timeout"}[outcome]
             if mutant.outcome == "survived" and mutant.key in equivalent:

@@ -158,8 +158,8 @@ def test_a_keyword_naming_no_test_leaves_the_mutant_to_the_whole_selection(tmp_p
     (tmp_path / "tests" / "test_two.py").write_text("def test_two():\n    assert 1 + 1 == 3\n", encoding="utf-8")
     keyword = mutate.keyword_for("mechlint/rules/provenance/__init__.py")
     outcomes = [
-        mutate._run_tests(tmp_path, ["tests/test_one.py"], 60, keyword)[0],
-        mutate._run_tests(tmp_path, ["tests/test_two.py"], 60, keyword)[0],
-        mutate._run_tests(tmp_path, ["tests/test_two.py"], 60)[0],
+        mutate.run_tests(tmp_path, ["tests/test_one.py"], 60, keyword)[0],
+        mutate.run_tests(tmp_path, ["tests/test_two.py"], 60, keyword)[0],
+        mutate.run_tests(tmp_path, ["tests/test_two.py"], 60)[0],
     ]
     assert outcomes == ["passed", "passed", "failed"]
