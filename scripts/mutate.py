@@ -92,6 +92,27 @@ MODULE_TESTS = {
         "tests/test_hostile_git.py",
         "tests/test_provenance_truth.py",
     ),
+    "mechlint/provenance/reach.py": (
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance_gone.py",
+        "tests/test_provenance.py",
+        "tests/test_provenance_facts.py",
+        "tests/test_provenance_truth.py",
+        "tests/test_messages_exact.py",
+    ),
+    "mechlint/provenance/departure.py": (
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance_gone.py",
+        "tests/test_provenance.py",
+        "tests/test_provenance_truth.py",
+        "tests/test_messages_exact.py",
+    ),
+    "mechlint/provenance/attributes.py": (
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_line_endings.py",
+        "tests/test_checkout_shapes.py",
+        "tests/test_worktree_state.py",
+    ),
 }
 
 #: tests never run for a mutant: slow end-to-end ones that drive a browser or an editor

@@ -1,0 +1,405 @@
+"""The edges of ``mechlint/provenance``'s shared analysis that ``scripts/mutate.py`` found unchecked (issue 32).
+
+Each test builds its own repository and asks the module it is about
+(imported by its dotted name, which is how the mutation run picks this file)
+for the exact answer: the whole list, the whole message, every field.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from mechlint.provenance import attributes, departure, reach
+from mechlint.provenance.errors import GitError
+from mechlint.provenance.git import History, open_history
+from mechlint.provenance.log import Revision
+from mechlint.provenance.nohistory import RepositoryState
+from mechlint.provenance.resolve import Provenance
+
+from .gitrepo import commit, git, init
+from .test_provenance import mechanism, run, sha
+
+ARTICLE = "".join(f"Line {n} of the article about the handshake.\n" for n in range(30))
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return init(tmp_path / "blog")
+
+
+def _history(repo: Path) -> History:
+    return open_history(repo)
+
+
+def _describe(repo: Path, commit_id: str) -> str:
+    """How messages name a commit: its short id, date and subject."""
+    return f"commit {commit_id[:12]} ({git(repo, 'show', '-s', '--format=%cs', commit_id)}, "
+
+
+# -- reach: which refs hold a commit, and whether HEAD does ---------------------------------------------
+
+
+def _side_commit(repo: Path) -> tuple[str, str]:
+    """A commit on main, and one on a branch ``side`` that main does not contain; HEAD stays on main."""
+    base = commit(repo, "base", {"a.md": "a\n"})
+    git(repo, "checkout", "-q", "-b", "side")
+    side = commit(repo, "side", {"b.md": "b\n"})
+    git(repo, "checkout", "-q", "main")
+    return base, side
+
+
+def test_reach_names_each_kind_of_ref_and_counts_those_past_three(repo: Path) -> None:
+    """Branches, remote branches, tags and other refs are named by kind, in git's order; past three, counted."""
+    _, side = _side_commit(repo)
+    git(repo, "update-ref", "refs/remotes/origin/side", side)
+    git(repo, "tag", "kept", side)
+    git(repo, "update-ref", "refs/keep/side", side)
+    history = _history(repo)
+    try:
+        assert reach.refs_holding(history, side) == (
+            'branch "side", "refs/keep/side", remote branch "origin/side" and 1 more'
+        )
+        git(repo, "tag", "-d", "kept")
+        fresh = _history(repo)
+        try:
+            assert reach.refs_holding(fresh, side) == 'branch "side", "refs/keep/side" and remote branch "origin/side"'
+        finally:
+            fresh.close()
+    finally:
+        history.close()
+
+
+@pytest.mark.parametrize(
+    ("refs", "named"),
+    [
+        (["refs/heads/side"], 'branch "side"'),
+        (["refs/heads/side", "refs/tags/v1"], 'branch "side" and tag "v1"'),
+        ([], "no branch or tag"),
+    ],
+)
+def test_reach_names_one_ref_two_refs_and_none(repo: Path, refs: list[str], named: str) -> None:
+    _, side = _side_commit(repo)
+    for ref in refs[1:]:
+        git(repo, "update-ref", ref, side)
+    if not refs:  # the commit is kept only by the reflog: no ref holds it
+        git(repo, "branch", "-D", "side")
+    history = _history(repo)
+    try:
+        assert reach.refs_holding(history, side) == named
+    finally:
+        history.close()
+
+
+def test_reach_shortens_a_ref_name_past_a_hundred_characters(repo: Path) -> None:
+    """A name of 100 characters is shown whole; one of 101 is cut to 99 and an ellipsis (branches and other refs)."""
+    _, side = _side_commit(repo)
+    git(repo, "branch", "-D", "side")
+    long_branch, longer_branch = "b" * 100, "c" * 101
+    other, longer_other = "refs/k/" + "d" * 93, "refs/k/" + "e" * 94
+    for name in (f"refs/heads/{long_branch}", f"refs/heads/{longer_branch}", other, longer_other):
+        git(repo, "update-ref", name, side)
+    history = _history(repo)
+    try:
+        assert reach.refs_holding(history, side) == (
+            f'branch "{long_branch}", branch "{"c" * 99}…", "{other}" and 1 more'
+        )
+    finally:
+        history.close()
+    git(repo, "update-ref", "-d", f"refs/heads/{long_branch}")
+    git(repo, "update-ref", "-d", f"refs/heads/{longer_branch}")
+    history = _history(repo)
+    try:
+        assert reach.refs_holding(history, side) == f'"{other}" and "{longer_other[:99]}…"'
+    finally:
+        history.close()
+
+
+def test_reach_from_head_with_an_unmerged_branch(repo: Path) -> None:
+    """HEAD itself and its ancestors are history; a commit only on an unmerged branch is not."""
+    base, side = _side_commit(repo)
+    head = commit(repo, "on main", {"c.md": "c\n"})
+    history = _history(repo)
+    try:
+        assert [reach.from_head(history, c) for c in (head, base, side)] == [True, True, False]
+    finally:
+        history.close()
+
+
+def test_reach_from_head_is_false_on_an_unborn_branch(repo: Path) -> None:
+    """HEAD on a branch with no commit yet (``git checkout --orphan``) holds nothing, though main has commits."""
+    base = commit(repo, "base", {"a.md": "a\n"})
+    git(repo, "checkout", "-q", "--orphan", "fresh")
+    history = _history(repo)
+    try:
+        assert reach.from_head(history, base) is False
+    finally:
+        history.close()
+
+
+def test_reach_asks_git_nothing_more_when_every_ref_is_merged(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The usual CI checkout: every ref is in HEAD, so every commit of the log is history, and no merge base is
+    asked (the module's promise: "nothing more is asked")."""
+    base = commit(repo, "base", {"a.md": "a\n"})
+    commit(repo, "second", {"a.md": "b\n"})
+    history = _history(repo)
+    asked: list[tuple[str, str]] = []
+    monkeypatch.setattr(history, "is_ancestor", lambda commit, head: asked.append((commit, head)) or True)
+    try:
+        assert reach.from_head(history, base) is True
+        assert asked == []
+    finally:
+        history.close()
+
+
+class _FailingHistory:
+    """A history whose merge-base question fails (git could not say), with one unmerged ref."""
+
+    def state(self) -> RepositoryState:
+        return RepositoryState(shallow=False, partial=False, head="a" * 40)
+
+    def unmerged_refs(self) -> list[str]:
+        return ["refs/heads/side"]
+
+    def is_ancestor(self, commit: str, descendant: str) -> bool:
+        raise GitError("git merge-base failed")
+
+
+def test_reach_any_reached_guesses_no_absence_when_git_cannot_say() -> None:
+    """When git cannot say whether a commit is in HEAD, a path with revisions is in history; one with none is not."""
+    revision = Revision(commit="b" * 40, time=0, path="post.md", blob="c" * 40, previous=None)
+    history = _FailingHistory()
+    assert reach.any_reached(history, [revision]) is True  # type: ignore[arg-type]
+    assert reach.any_reached(history, []) is False  # type: ignore[arg-type]
+
+
+# -- departure: where a gone source went --------------------------------------------------------------
+
+
+def _departure(repo: Path, source: dict[str, str]) -> departure.Departure:
+    location = mechanism(repo, [])
+    provenance = Provenance(repo)
+    try:
+        [(_, found)] = provenance.sources({"sources": [source]}, location)
+        return found.departure
+    finally:
+        provenance.close()
+
+
+def _fields(gone: departure.Departure) -> tuple[object, ...]:
+    """Every field, so that a default that changed is seen too."""
+    return (
+        gone.removed_in,
+        [(r.commit, r.to) for r in gone.renames],
+        gone.moved_to,
+        gone.deleted_in,
+        gone.holds_pinned,
+        gone.uncommitted,
+    )
+
+
+def test_departure_of_a_file_deleted_in_a_commit_that_changed_other_files_too(repo: Path) -> None:
+    """The commit that deleted the source also edited a file sorted before it: that file is no rename target."""
+    commit(repo, "article", {"README.md": "blog\n", "content/post.md": ARTICLE})
+    deleted = commit(repo, "remove the article", {"README.md": "blog, edited\n", "content/post.md": None})
+    gone = _departure(repo, {"path": "content/post.md", "sha256": sha(ARTICLE)})
+    assert _fields(gone) == (deleted, [], None, deleted, False, False)
+
+
+def test_departure_of_a_renamed_file_holding_the_pinned_bytes(repo: Path) -> None:
+    commit(repo, "article", {"content/post.md": ARTICLE})
+    git(repo, "mv", "content/post.md", "content/article.md")
+    renamed = commit(repo, "rename")
+    gone = _departure(repo, {"path": "content/post.md", "sha256": sha(ARTICLE)})
+    assert _fields(gone) == (renamed, [(renamed, "content/article.md")], "content/article.md", None, True, False)
+
+
+def test_departure_of_an_uncommitted_deletion(repo: Path) -> None:
+    commit(repo, "article", {"content/post.md": ARTICLE})
+    (repo / "content" / "post.md").unlink()
+    gone = _departure(repo, {"path": "content/post.md", "sha256": sha(ARTICLE)})
+    assert _fields(gone) == (None, [], None, None, False, True)
+
+
+def _renamed_times(repo: Path, count: int) -> list[str]:
+    commit(repo, "article", {"content/r0.md": ARTICLE})
+    commits = []
+    for n in range(1, count + 1):
+        git(repo, "mv", f"content/r{n - 1}.md", f"content/r{n}.md")
+        commits.append(commit(repo, f"rename {n}"))
+    return commits
+
+
+def test_departure_follows_eight_renames_to_the_name_head_holds(repo: Path) -> None:
+    commits = _renamed_times(repo, 8)
+    gone = _departure(repo, {"path": "content/r0.md", "sha256": sha(ARTICLE)})
+    renames = [(c, f"content/r{n}.md") for n, c in enumerate(commits, 1)]
+    assert _fields(gone) == (commits[0], renames, "content/r8.md", None, True, False)
+
+
+def test_departure_stops_after_eight_renames(repo: Path) -> None:
+    """A file renamed nine times is reported where the eighth rename left it: no new path, no deletion."""
+    commits = _renamed_times(repo, 9)
+    gone = _departure(repo, {"path": "content/r0.md", "sha256": sha(ARTICLE)})
+    renames = [(c, f"content/r{n}.md") for n, c in enumerate(commits[:8], 1)]
+    assert _fields(gone) == (commits[0], renames, None, None, False, False)
+
+
+def test_departure_of_a_file_no_commit_of_head_removed(repo: Path) -> None:
+    """HEAD's history held the file (an unrelated history merged in with ``-s ours``), but no commit on HEAD's
+    first-parent line deleted it: git cannot say which commit removed it, and the message says so."""
+    first = commit(repo, "first", {"post.md": ARTICLE})
+    git(repo, "checkout", "-q", "--orphan", "fresh")
+    git(repo, "rm", "-rq", "--cached", ".")
+    (repo / "post.md").unlink()
+    commit(repo, "fresh start", {"other.md": "other\n"})
+    git(repo, "merge", "-q", "-s", "ours", "--allow-unrelated-histories", "main", "-m", "merge main")
+    gone = _departure(repo, {"path": "post.md", "sha256": sha(ARTICLE)})
+    assert _fields(gone) == (None, [], None, None, False, False)
+    mechanism(repo, [{"path": "post.md", "sha256": sha(ARTICLE)}])
+    assert run(repo) == [
+        (
+            "provenance/gone-source",
+            "/sources/0/path",
+            '"post.md" is gone from the working tree: git could not say which commit removed it; readers following '
+            f'the citation find nothing; its pinned bytes were at this path in {_describe(repo, first)}"first"): '
+            "restore the file, cite where its content lives now, or keep a frozen copy of it",
+        )
+    ]
+
+
+def test_departure_when_git_fails_says_nothing(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """git fails while listing HEAD's tree: no commit is named, nothing is guessed."""
+    commit(repo, "article", {"content/post.md": ARTICLE})
+    commit(repo, "remove", {"content/post.md": None})
+
+    def failing(self: History, commit: str) -> dict[str, str]:
+        raise GitError("git ls-tree failed")
+
+    monkeypatch.setattr(History, "tree", failing)
+    gone = _departure(repo, {"path": "content/post.md", "sha256": sha(ARTICLE)})
+    assert _fields(gone) == (None, [], None, None, False, False)
+
+
+@pytest.mark.parametrize("pin", [{}, {"sha256": "not a digest"}])
+def test_departure_of_a_renamed_source_with_no_good_pin_never_says_it_holds_the_pinned_bytes(
+    repo: Path, pin: dict[str, str]
+) -> None:
+    commit(repo, "article", {"content/post.md": ARTICLE})
+    git(repo, "mv", "content/post.md", "content/article.md")
+    renamed = commit(repo, "rename the article")
+    gone = _departure(repo, {"path": "content/post.md", **pin})
+    assert _fields(gone) == (renamed, [(renamed, "content/article.md")], "content/article.md", None, False, False)
+
+
+# -- attributes: git check-attr, read field by field ----------------------------------------------------
+
+
+def _reader(repo: Path) -> tuple[History, attributes.AttributeReader]:
+    history = _history(repo)
+    return history, attributes.AttributeReader(history.git)
+
+
+def test_attributes_reads_a_field_of_the_longest_length_and_refuses_one_byte_more(repo: Path) -> None:
+    """``check-attr`` echoes the path: one of 65,536 bytes is read, one of 65,537 is refused, by name."""
+    commit(repo, "attributes", {".gitattributes": "*.md text eol=crlf\n"})
+    history, reader = _reader(repo)
+    try:
+        assert reader.ask("a" * 65532 + ".md") == {"text": "set", "crlf": "unspecified", "eol": "crlf"}
+        with pytest.raises(GitError) as raised:
+            reader.ask("a" * 65534 + ".md")
+        assert str(raised.value) == "git check-attr gave a field longer than mechlint reads"
+        assert reader.ask("b.md") == {"text": "set", "crlf": "unspecified", "eol": "crlf"}  # not the rest of that
+    finally:
+        reader.close()
+        history.close()
+
+
+def test_attributes_says_when_check_attr_stops_before_answering(repo: Path) -> None:
+    """A path git refuses (outside the repository) ends ``check-attr``: the error says it stopped."""
+    commit(repo, "first", {"a.md": "a\n"})
+    history, reader = _reader(repo)
+    try:
+        with pytest.raises(GitError) as raised:
+            reader.ask("../outside.md")
+        assert str(raised.value) == "git check-attr stopped unexpectedly"
+        assert reader.ask("a.md") == {"text": "unspecified", "crlf": "unspecified", "eol": "unspecified"}
+    finally:
+        reader.close()
+        history.close()
+
+
+class _ClosedPipe:
+    def write(self, data: bytes) -> int:
+        raise BrokenPipeError("the reader is gone")
+
+    def flush(self) -> None:  # pragma: no cover - never reached: write fails first
+        raise BrokenPipeError("the reader is gone")
+
+
+def test_attributes_says_when_check_attr_is_gone_before_reading_the_path(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git ended between two questions (its input is a closed pipe): the error says it stopped, unless the
+    watchdog gave a reason of its own."""
+    commit(repo, "first", {"a.md": "a\n"})
+    history, reader = _reader(repo)
+    dog = SimpleNamespace(verdict="")
+    process = SimpleNamespace(stdin=_ClosedPipe(), stdout=object())
+    monkeypatch.setattr(reader, "_start", lambda: (process, dog))
+    try:
+        with pytest.raises(GitError) as raised:
+            reader.ask("a.md")
+        assert str(raised.value) == "git check-attr stopped unexpectedly"
+        dog.verdict = "git check-attr made no progress for 5 s and was stopped"
+        with pytest.raises(GitError) as raised:
+            reader.ask("a.md")
+        assert str(raised.value) == dog.verdict
+    finally:
+        history.close()
+
+
+@pytest.mark.parametrize(
+    ("value", "autocrlf"),
+    [
+        ("true", "true"),
+        ("YES", "true"),
+        ("on\n", "true"),
+        ("1", "true"),
+        ("input", "input"),
+        ("Input\n", "input"),
+        ("false", "false"),
+        ("", "false"),
+        ("no", "false"),
+    ],
+)
+def test_attributes_reads_core_autocrlf_as_git_does(value: str, autocrlf: str) -> None:
+    assert attributes.parse_autocrlf(value.encode()) == autocrlf
+
+
+@pytest.mark.parametrize(
+    ("given", "autocrlf", "action"),
+    [
+        ({"text": "set"}, "false", attributes.TEXT),
+        ({"text": "input"}, "false", attributes.TEXT),
+        ({"text": "unset", "eol": "crlf"}, "true", attributes.BINARY),
+        ({"text": "auto", "eol": "lf"}, "false", attributes.AUTO),
+        ({"crlf": "set"}, "false", attributes.TEXT),
+        ({"crlf": "input"}, "false", attributes.TEXT),
+        ({"crlf": "unset"}, "true", attributes.BINARY),
+        ({"crlf": "auto"}, "false", attributes.AUTO),
+        ({"text": "unspecified", "crlf": "unset"}, "true", attributes.BINARY),
+        ({"eol": "lf"}, "false", attributes.TEXT),
+        ({"eol": "crlf"}, "false", attributes.TEXT),
+        ({"eol": "unspecified"}, "false", attributes.BINARY),
+        ({"eol": "other"}, "true", attributes.AUTO),
+        ({}, "false", attributes.BINARY),
+        ({}, "true", attributes.AUTO),
+        ({}, "input", attributes.AUTO),
+    ],
+)
+def test_attributes_clean_action_in_git_order(given: dict[str, str], autocrlf: str, action: str) -> None:
+    """``text``, else the old ``crlf``; an ``eol`` makes a path text; then ``core.autocrlf``."""
+    assert attributes.clean_action(given, autocrlf) == action
