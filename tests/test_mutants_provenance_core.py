@@ -7,19 +7,24 @@ for the exact answer: the whole list, the whole message, every field.
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from mechlint.provenance import attributes, departure, reach
+from mechlint import lint
+from mechlint.config import Config
+from mechlint.provenance import attributes, departure, reach, stored
 from mechlint.provenance.errors import GitError
 from mechlint.provenance.git import History, open_history
 from mechlint.provenance.log import Revision
 from mechlint.provenance.nohistory import RepositoryState
+from mechlint.provenance.paths import FileState
 from mechlint.provenance.resolve import Provenance
 
-from .gitrepo import commit, git, init
+from .gitrepo import _ENV, commit, git, init, write
+from .test_checkout_shapes import MECHANISM, V1, V2, mechanism_json, provenance
 from .test_provenance import mechanism, run, sha
 
 ARTICLE = "".join(f"Line {n} of the article about the handshake.\n" for n in range(30))
@@ -283,6 +288,29 @@ def test_departure_when_git_fails_says_nothing(repo: Path, monkeypatch: pytest.M
     assert _fields(gone) == (None, [], None, None, False, False)
 
 
+def test_departure_out_of_the_sources_folder_is_never_offered_as_the_new_path(tmp_path: Path) -> None:
+    """Source paths are relative to ``site/``; the file moved to ``other/``, which HEAD holds: no source path
+    names it, so it is no fix (``other/post.md`` would be ``site/other/post.md``), and the rename is still said."""
+    repo = init(tmp_path / "blog")
+    added = commit(repo, "article", {"site/content/post.md": ARTICLE})
+    (repo / "other").mkdir()
+    git(repo, "mv", "site/content/post.md", "other/post.md")
+    moved = commit(repo, "move it out")
+    mechanism(repo / "site", [{"path": "content/post.md", "sha256": sha(ARTICLE)}])
+    report = lint([repo / "site" / "content"], Config(root=repo), root=repo, source_root=repo / "site")
+    found = [(r.rule_id, r.pointer, r.message) for r in report.results if r.rule_id.startswith("provenance/")]
+    assert found == [
+        (
+            "provenance/gone-source",
+            "/sources/0/path",
+            f'"content/post.md" is gone from the working tree: {_describe(repo, moved)}"move it out") renamed it to '
+            '"other/post.md"; readers following the citation find nothing; its pinned bytes were at this path in '
+            f'{_describe(repo, added)}"article"): restore the file, cite where its content lives now, or keep a '
+            "frozen copy of it",
+        )
+    ]
+
+
 @pytest.mark.parametrize("pin", [{}, {"sha256": "not a digest"}])
 def test_departure_of_a_renamed_source_with_no_good_pin_never_says_it_holds_the_pinned_bytes(
     repo: Path, pin: dict[str, str]
@@ -403,3 +431,255 @@ def test_attributes_reads_core_autocrlf_as_git_does(value: str, autocrlf: str) -
 def test_attributes_clean_action_in_git_order(given: dict[str, str], autocrlf: str, action: str) -> None:
     """``text``, else the old ``crlf``; an ``eol`` makes a path text; then ``core.autocrlf``."""
     assert attributes.clean_action(given, autocrlf) == action
+
+
+# -- stored: the bytes git stores for a path --------------------------------------------------------------
+
+
+def _checkout(repo: Path) -> tuple[History, stored.Checkout]:
+    history = _history(repo)
+    return history, stored.Checkout(history.git, history.cat, str(history.git_dir))
+
+
+def _index_bytes(repo: Path, path: str) -> bytes:
+    done = subprocess.run(["git", "cat-file", "blob", f":{path}"], cwd=repo, env=_ENV, capture_output=True, check=True)
+    return done.stdout
+
+
+def _boundary_contents() -> dict[str, bytes]:
+    """Files around git's binary guess: one byte of each kind at 127 and 128 printable bytes (the guess is
+    ``printable >> 7 < not printable``), two at 255 and 256, a trailing Ctrl-Z, which is not counted."""
+    contents: dict[str, bytes] = {}
+    for byte in [*range(32), 127, 128, 255]:
+        if byte in (10, 13):
+            continue
+        for count in (127, 128):
+            contents[f"byte-{byte}-{count}.md"] = b"x" * count + bytes([byte]) + b"\r\n"
+    for count in (255, 256):
+        contents[f"two-{count}.md"] = b"x" * count + b"\x01\x02\r\n"
+    for count in (127, 128):
+        contents[f"ctrl-z-{count}.md"] = b"x" * count + b"\x01\r\n\x1a"
+        contents[f"ctrl-z-inside-{count}.md"] = b"x" * count + b"\x1a\r\n"
+    contents["ctrl-z-only.md"] = b"x\r\n\x1a"
+    return contents
+
+
+def test_stored_guesses_binary_as_git_does_at_every_boundary(repo: Path) -> None:
+    """Under ``core.autocrlf=true`` git keeps a file it guesses binary as it is, and stores the others with LF:
+    mechlint's bytes are what ``git add`` stores, for every kind of byte on both sides of the threshold."""
+    commit(repo, "first", {"README.md": "blog\n"})
+    git(repo, "config", "core.autocrlf", "true")
+    git(repo, "config", "core.safecrlf", "false")
+    contents = _boundary_contents()
+    for path, data in contents.items():
+        write(repo, path, data)
+    history, checkout = _checkout(repo)
+    try:
+        ours = {path: checkout.stored(path, data) for path, data in contents.items()}
+    finally:
+        checkout.close()
+        history.close()
+    git(repo, "add", "--", *contents)
+    theirs = {path: _index_bytes(repo, path) for path in contents}
+    assert ours == theirs
+    converted = sorted(path for path, data in contents.items() if theirs[path] != data)
+    kept = sorted(path for path, data in contents.items() if theirs[path] == data)
+    assert "byte-1-128.md" in converted and "byte-1-127.md" in kept  # both sides of the threshold are met
+    assert "two-256.md" in converted and "two-255.md" in kept
+
+
+def test_stored_reads_an_unset_core_autocrlf_as_false(repo: Path) -> None:
+    """No ``core.autocrlf`` at all (``git config`` fails): git stores a CRLF file as it is."""
+    commit(repo, "first", {"README.md": "blog\n"})
+    history, checkout = _checkout(repo)
+    try:
+        assert checkout.autocrlf() == "false"
+        assert checkout.stored("a.md", b"one\r\ntwo\r\n") == b"one\r\ntwo\r\n"
+    finally:
+        checkout.close()
+        history.close()
+
+
+@pytest.mark.parametrize("version", [2, 3, 4])
+def test_stored_reads_the_index_format_version(repo: Path, version: int) -> None:
+    commit(repo, "first", {"README.md": "blog\n"})
+    if version == 3:  # git writes format 3 only for an entry with extended flags (skip-worktree)
+        git(repo, "update-index", "--skip-worktree", "README.md")
+    else:
+        git(repo, "update-index", "--index-version", str(version))
+    git_dir = str(repo / ".git")
+    assert stored.index_version(git_dir) == version
+    history, checkout = _checkout(repo)
+    try:
+        assert checkout.may_skip() is (version >= 3)
+    finally:
+        checkout.close()
+        history.close()
+
+
+@pytest.mark.parametrize(
+    ("index", "version"),
+    [
+        (None, 0),
+        (b"DIRC\x00\x00\x00", 0),  # cut short
+        (b"DIRX\x00\x00\x00\x03", 0),  # not an index
+        (b"DIRC\x01\x00\x00\x03", 0x01000003),  # all four bytes of the version, big-endian
+        ("folder", 0),
+    ],
+)
+def test_stored_index_version_of_a_missing_short_or_strange_index(
+    tmp_path: Path, index: bytes | str | None, version: int
+) -> None:
+    if index == "folder":
+        (tmp_path / "index").mkdir()
+    elif isinstance(index, bytes):
+        (tmp_path / "index").write_bytes(index)
+    assert stored.index_version(str(tmp_path)) == version
+
+
+def test_stored_lists_head_and_the_index_with_modes_sparse_paths_and_conflicts(repo: Path) -> None:
+    """``ls-tree`` and ``ls-files -s -t`` read whole: modes, blob ids, the skip-worktree paths, and an unmerged
+    path as a conflict."""
+    first = commit(repo, "first", {"a.md": "a\n", "kept/b.md": "b\n", "left/c.md": "c\n"})
+    (repo / "run.sh").write_text("#!/bin/sh\n")
+    (repo / "run.sh").chmod(0o755)
+    git(repo, "add", "run.sh")
+    commit(repo, "script")
+    blob = {path: git(repo, "rev-parse", f"HEAD:{path}") for path in ("a.md", "kept/b.md", "left/c.md", "run.sh")}
+    head = {
+        "a.md": ("100644", blob["a.md"]),
+        "kept/b.md": ("100644", blob["kept/b.md"]),
+        "left/c.md": ("100644", blob["left/c.md"]),
+        "run.sh": ("100755", blob["run.sh"]),
+    }
+    history, checkout = _checkout(repo)
+    try:
+        assert stored.tree_entries(history.git, "HEAD") == head
+        assert checkout.head() == head
+        assert stored.tree_entries(history.git, first) == {k: v for k, v in head.items() if k != "run.sh"}
+    finally:
+        checkout.close()
+        history.close()
+    git(repo, "sparse-checkout", "set", "--no-cone", "/a.md", "/kept/", "/run.sh")
+    git(repo, "checkout", "-q", "-b", "other")
+    commit(repo, "other side", {"a.md": "other\n"})
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "this side", {"a.md": "this\n"})
+    subprocess.run(["git", "merge", "-q", "other"], cwd=repo, env=_ENV, capture_output=True, check=False)
+    history, checkout = _checkout(repo)
+    try:
+        entries, skipped = stored.index_entries(history.git)
+        assert entries == {**head, "a.md": ("100644", "conflict")}
+        assert skipped == {"left/c.md"}
+        assert checkout.outside("left/c.md") == blob["left/c.md"]
+        assert [checkout.outside(path) for path in ("a.md", "kept/b.md", "gone.md")] == [None, None, None]
+    finally:
+        checkout.close()
+        history.close()
+
+
+def test_stored_head_before_the_first_commit_is_empty(repo: Path) -> None:
+    history, checkout = _checkout(repo)
+    try:
+        assert checkout.head() == {}
+    finally:
+        checkout.close()
+        history.close()
+
+
+@pytest.mark.parametrize("object_format", ["sha1", "sha256"])
+def test_stored_blob_id_in_the_object_format_of_the_repository(tmp_path: Path, object_format: str) -> None:
+    repo = tmp_path / object_format
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main", f"--object-format={object_format}")
+    data = b"the bytes\n"
+    write(repo, "a.md", data)
+    oid = git(repo, "hash-object", "a.md")
+    assert stored.blob_id(data, oid) == oid
+    assert stored.blob_id(b"", oid) == git(repo, "hash-object", "--stdin")  # empty standard input
+
+
+def test_stored_a_sparse_path_and_the_same_bytes_checked_out_are_not_one_cached_answer(repo: Path) -> None:
+    """The result cache's key holds what the working tree has at a source path, the sparse checkout's word
+    included: once the path is checked out again, with the very bytes HEAD has, the message no longer says
+    it is outside the sparse checkout."""
+    commit(repo, "v1", {"sources/post.md": V1, "sources/kept.md": V1})
+    commit(repo, "v2", {"sources/post.md": V2})
+    commit(repo, "mechanism", {MECHANISM: mechanism_json([{"path": "sources/post.md", "sha256": sha(V1)}])})
+    git(repo, "sparse-checkout", "set", "content")
+    _, results = provenance(repo, MECHANISM)
+    assert [(r["rule"], r["pointer"]) for r in results] == [("provenance/stale-source", "/sources/0/sha256")]
+    assert "the file is outside the sparse checkout, so its bytes in HEAD were checked" in results[0]["message"]
+    git(repo, "sparse-checkout", "disable")
+    assert (repo / "sources" / "post.md").read_text() == V2
+    again = provenance(repo, MECHANISM)
+    assert again == provenance(repo, "--no-cache", MECHANISM)
+    assert [(r["rule"], r["pointer"]) for r in again[1]] == [("provenance/stale-source", "/sources/0/sha256")]
+    assert "sparse" not in again[1][0]["message"]
+
+
+@pytest.fixture
+def small_keep(monkeypatch: pytest.MonkeyPatch) -> int:
+    """Bytes kept in memory of a file: 16 here, so that the files around the limit are small."""
+    from mechlint.provenance import paths
+
+    monkeypatch.setattr(paths, "KEEP_BYTES", 16)
+    return 16
+
+
+def _source_state(repo: Path, path: str, *, blob_id: bool = False) -> FileState:
+    from mechlint.provenance import paths
+
+    history, checkout = _checkout(repo)
+    try:
+        state = paths.hash_source(repo, path, blob_id=blob_id, keep=paths.KEEP_BYTES)
+        return stored.source_state(checkout, repo, path, path, state, blob_id)
+    finally:
+        checkout.close()
+        history.close()
+
+
+def test_stored_keeps_the_bytes_of_a_sparse_path_up_to_the_limit(repo: Path, small_keep: int) -> None:
+    commit(repo, "first", {"left/a.md": b"a" * 15 + b"\n", "left/b.md": b"b" * 16 + b"\n", "kept.md": "k\n"})
+    git(repo, "sparse-checkout", "set", "--no-cone", "/kept.md")
+    a, b = _source_state(repo, "left/a.md"), _source_state(repo, "left/b.md")
+    blob = git(repo, "rev-parse", "HEAD:left/a.md")
+    detail = "is outside the sparse checkout (its bytes in HEAD are used)"
+    assert a == FileState("file", sha(b"a" * 15 + b"\n"), 16, b"a" * 15 + b"\n", detail, blob, False, sparse=True)
+    assert (b.size, b.data, b.sparse) == (17, None, True)
+
+
+def test_stored_converts_a_file_too_large_to_keep_by_reading_it_again(repo: Path, small_keep: int) -> None:
+    """A CRLF file larger than is kept is read again, whole, and converted; the converted bytes are kept up to
+    the limit (16 bytes: kept; 17: not)."""
+    commit(repo, "first", {"README.md": "blog\n"})
+    git(repo, "config", "core.autocrlf", "true")
+    write(repo, "a.md", b"0123456\r\n0123456\r\n")  # 18 bytes, 16 once converted
+    write(repo, "b.md", b"01234567\r\n0123456\r\n")  # 19 bytes, 17 once converted
+    a, b = _source_state(repo, "a.md", blob_id=True), _source_state(repo, "b.md")
+    assert (a.sha256, a.size, a.data, a.git_blob) == (
+        sha(b"0123456\n0123456\n"),
+        16,
+        b"0123456\n0123456\n",
+        stored.blob_id(b"0123456\n0123456\n", "0" * 40),
+    )
+    assert (b.sha256, b.size, b.data, b.git_blob) == (sha(b"01234567\n0123456\n"), 17, None, "")
+
+
+def test_stored_leaves_a_file_that_changed_while_read_to_the_rules(
+    repo: Path, small_keep: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read again whole, the file had grown past what was read: its first state stands (the rules read it again)."""
+    from mechlint.provenance import paths
+
+    commit(repo, "first", {"README.md": "blog\n"})
+    git(repo, "config", "core.autocrlf", "true")
+    write(repo, "a.md", b"0123456\r\n0123456\r\n")
+    first = paths.hash_source(repo, "a.md", keep=16)
+    monkeypatch.setattr(paths, "hash_source", lambda *args, **kwargs: FileState("file", "grown", 99))
+    history, checkout = _checkout(repo)
+    try:
+        assert stored.source_state(checkout, repo, "a.md", "a.md", first, False) is first
+    finally:
+        checkout.close()
+        history.close()
