@@ -335,7 +335,7 @@ def test_attributes_reads_a_field_of_the_longest_length_and_refuses_one_byte_mor
     commit(repo, "attributes", {".gitattributes": "*.md text eol=crlf\n"})
     history, reader = _reader(repo)
     try:
-        assert reader.ask("a" * 65532 + ".md") == {"text": "set", "crlf": "unspecified", "eol": "crlf"}
+        assert reader.ask("a" * 65533 + ".md") == {"text": "set", "crlf": "unspecified", "eol": "crlf"}
         with pytest.raises(GitError) as raised:
             reader.ask("a" * 65534 + ".md")
         assert str(raised.value) == "git check-attr gave a field longer than mechlint reads"
