@@ -458,6 +458,8 @@ def _boundary_contents() -> dict[str, bytes]:
     for count in (255, 256):
         contents[f"two-{count}.md"] = b"x" * count + b"\x01\x02\r\n"
     for count in (127, 128):
+        contents[f"spaces-{count}.md"] = b" " * count + b"\x01\r\n"  # a space is printable
+    for count in (127, 128):
         contents[f"ctrl-z-{count}.md"] = b"x" * count + b"\x01\r\n\x1a"
         contents[f"ctrl-z-inside-{count}.md"] = b"x" * count + b"\x1a\r\n"
     contents["ctrl-z-only.md"] = b"x\r\n\x1a"
@@ -486,6 +488,7 @@ def test_stored_guesses_binary_as_git_does_at_every_boundary(repo: Path) -> None
     kept = sorted(path for path, data in contents.items() if theirs[path] == data)
     assert "byte-1-128.md" in converted and "byte-1-127.md" in kept  # both sides of the threshold are met
     assert "two-256.md" in converted and "two-255.md" in kept
+    assert "spaces-128.md" in converted and "spaces-127.md" in kept
 
 
 def test_stored_reads_an_unset_core_autocrlf_as_false(repo: Path) -> None:
