@@ -701,3 +701,42 @@ def test_stored_asks_git_nothing_about_a_file_without_a_crlf_pair(repo: Path) ->
     finally:
         checkout.close()
         history.close()
+
+
+# -- source: the facts the rules decide on ------------------------------------------------------------------
+
+
+def test_source_says_when_git_fails_looking_the_pinned_bytes_up(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """git fails while listing a path's history: the source, and a frozen copy's original, are "failed", with
+    git's words, never "nowhere"."""
+
+    def failing(self: History, path: str) -> list[Revision]:
+        raise GitError("git log failed: a test")
+
+    commit(repo, "article", {"content/post.md": "v1\n", "content/fig.svg": "<svg>1</svg>\n"})
+    commit(repo, "figure", {"content/fig.svg": "<svg>2</svg>\n"})
+    write(repo, "content/post.md", "v2\n")
+    write(repo, "research/m/before/content/fig.svg", "<svg>1</svg>\n")
+    mechanism(
+        repo,
+        [
+            {"path": "content/post.md", "sha256": sha("v1\n")},
+            {"path": "research/m/before/content/fig.svg", "sha256": sha("<svg>1</svg>\n")},
+        ],
+    )
+    monkeypatch.setattr(History, "path_history", failing)
+    unread = "git could not read all of the history; this could not be checked, so it is an error: repair the "
+    assert run(repo) == [
+        (
+            "provenance/history-unavailable",
+            "/sources/0/path",
+            f'looking up "content/post.md" failed (git log failed: a test), but {unread}repository (git fsck) or '
+            "make a fresh clone",
+        ),
+        (
+            "provenance/history-unavailable",
+            "/sources/1/path",
+            '"research/m/before/content/fig.svg" is a frozen copy of "content/fig.svg", and looking it up failed '
+            f"(git log failed: a test), but {unread}repository (git fsck) or make a fresh clone",
+        ),
+    ]
