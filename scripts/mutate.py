@@ -128,9 +128,7 @@ MODULE_TESTS = {
     "mechlint/provenance/stored.py": (
         "tests/test_mutants_provenance_core.py",
         "tests/test_line_endings.py",
-        "tests/test_checkout_shapes.py",
         "tests/test_worktree_state.py",
-        "tests/test_cache_validity.py",
     ),
 }
 
