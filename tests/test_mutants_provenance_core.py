@@ -21,6 +21,7 @@ from mechlint.provenance.git import History, open_history
 from mechlint.provenance.log import Revision
 from mechlint.provenance.nohistory import RepositoryState
 from mechlint.provenance.paths import FileState
+from mechlint.provenance.pinned import HISTORY, NOWHERE, WORKING_TREE, Pinned
 from mechlint.provenance.resolve import Provenance
 
 from .gitrepo import _ENV, commit, git, init, write
@@ -771,3 +772,36 @@ def test_source_a_gone_frozen_copy_whose_original_held_the_bytes_only_on_an_unme
             f'pinned bytes are at its original path "content/fig.svg" only in {there}; {held}; {must}',
         ),
     ]
+
+
+def test_source_claims_of_frozen_copies(repo: Path) -> None:
+    """A frozen copy's claim, as :attr:`Source.claim` documents it: the commit that held its bytes at the original
+    path, the original path holding them now (not committed yet), or nowhere; none for a source that is no copy."""
+    first = commit(repo, "figures", {"content/a.svg": "<svg>a</svg>\n", "content/b.svg": "<svg>b</svg>\n"})
+    write(repo, "content/b.svg", "<svg>b, new</svg>\n")
+    copies = {
+        "research/m/before/content/a.svg": "<svg>a</svg>\n",
+        "research/m/before/content/b.svg": "<svg>b, new</svg>\n",
+        "research/m/before/content/c.svg": "<svg>c</svg>\n",
+    }
+    for path, data in copies.items():
+        write(repo, path, data)
+    location = mechanism(repo, [])
+    provenance = Provenance(repo)
+    try:
+        data = {"sources": [{"path": p, "sha256": sha(d)} for p, d in copies.items()]}
+        data["sources"].append({"path": "content/a.svg", "sha256": sha("<svg>a</svg>\n")})
+        claims = [source.claim for _, source in provenance.sources(data, location)]
+    finally:
+        provenance.close()
+    a, b, c, plain = claims
+    assert a is not None and (a.kind, a.original, a.revision and a.revision.commit) == (
+        HISTORY,
+        "content/a.svg",
+        first,
+    )
+    assert (b, c, plain) == (
+        Pinned(WORKING_TREE, original="content/b.svg"),
+        Pinned(NOWHERE, original="content/c.svg"),
+        None,
+    )
