@@ -776,32 +776,44 @@ def test_source_a_gone_frozen_copy_whose_original_held_the_bytes_only_on_an_unme
 
 def test_source_claims_of_frozen_copies(repo: Path) -> None:
     """A frozen copy's claim, as :attr:`Source.claim` documents it: the commit that held its bytes at the original
-    path, the original path holding them now (not committed yet), or nowhere; none for a source that is no copy."""
-    first = commit(repo, "figures", {"content/a.svg": "<svg>a</svg>\n", "content/b.svg": "<svg>b</svg>\n"})
+    path, the original path holding them now (not committed yet, and only when the copy holds them too), or
+    nowhere; none for a source that is no copy."""
+    first = commit(
+        repo,
+        "figures",
+        {"content/a.svg": "<svg>a</svg>\n", "content/b.svg": "<svg>b</svg>\n", "content/e.svg": "<svg>e</svg>\n"},
+    )
     write(repo, "content/b.svg", "<svg>b, new</svg>\n")
+    write(repo, "content/d.svg", "<svg>d</svg>\n")
     copies = {
-        "research/m/before/content/a.svg": "<svg>a</svg>\n",
-        "research/m/before/content/b.svg": "<svg>b, new</svg>\n",
-        "research/m/before/content/c.svg": "<svg>c</svg>\n",
+        "research/m/before/content/a.svg": ("<svg>a</svg>\n", "<svg>a</svg>\n"),
+        "research/m/before/content/b.svg": ("<svg>b, new</svg>\n", "<svg>b, new</svg>\n"),
+        "research/m/before/content/c.svg": ("<svg>c</svg>\n", "<svg>c</svg>\n"),
+        # the original holds the pinned bytes now, but the copy holds others: nothing vouches for them
+        "research/m/before/content/d.svg": ("<svg>d, edited copy</svg>\n", "<svg>d</svg>\n"),
+        # the copy holds the pinned bytes, the original other ones
+        "research/m/before/content/e.svg": ("<svg>e, copy</svg>\n", "<svg>e, copy</svg>\n"),
     }
-    for path, data in copies.items():
+    for path, (data, _) in copies.items():
         write(repo, path, data)
     location = mechanism(repo, [])
     provenance = Provenance(repo)
     try:
-        data = {"sources": [{"path": p, "sha256": sha(d)} for p, d in copies.items()]}
+        data = {"sources": [{"path": p, "sha256": sha(pinned)} for p, (_, pinned) in copies.items()]}
         data["sources"].append({"path": "content/a.svg", "sha256": sha("<svg>a</svg>\n")})
         claims = [source.claim for _, source in provenance.sources(data, location)]
     finally:
         provenance.close()
-    a, b, c, plain = claims
+    a, *others = claims
     assert a is not None and (a.kind, a.original, a.revision and a.revision.commit) == (
         HISTORY,
         "content/a.svg",
         first,
     )
-    assert (b, c, plain) == (
+    assert others == [
         Pinned(WORKING_TREE, original="content/b.svg"),
         Pinned(NOWHERE, original="content/c.svg"),
+        Pinned(NOWHERE, original="content/d.svg"),
+        Pinned(NOWHERE, original="content/e.svg"),
         None,
-    )
+    ]
