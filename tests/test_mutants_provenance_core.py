@@ -24,7 +24,7 @@ from mechlint.provenance.paths import FileState
 from mechlint.provenance.pinned import HISTORY, NOWHERE, WORKING_TREE, Pinned
 from mechlint.provenance.resolve import Provenance
 
-from .gitrepo import _ENV, commit, git, init, write
+from .gitrepo import _ENV, commit, git, init, shallow_clone, write
 from .test_checkout_shapes import MECHANISM, V1, V2, mechanism_json, provenance
 from .test_provenance import mechanism, run, sha
 
@@ -816,4 +816,27 @@ def test_source_claims_of_frozen_copies(repo: Path) -> None:
         Pinned(NOWHERE, original="content/d.svg"),
         Pinned(NOWHERE, original="content/e.svg"),
         None,
+    ]
+
+
+def test_source_a_frozen_copy_in_a_shallow_clone_cannot_be_checked(tmp_path: Path) -> None:
+    """The copy's bytes were at its original path only in a commit beyond the shallow boundary: its claim is
+    "beyond the clone", which history-unavailable names, never a mismatch."""
+    repo = init(tmp_path / "blog")
+    commit(repo, "figure", {"content/fig.svg": "<svg>1</svg>\n"})
+    commit(repo, "migrate", {"content/fig.svg": "<svg>2</svg>\n"})
+    write(repo, "research/m/before/content/fig.svg", "<svg>1</svg>\n")
+    mechanism(repo, [{"path": "research/m/before/content/fig.svg", "sha256": sha("<svg>1</svg>\n")}])
+    git(repo, "add", "-A")
+    commit(repo, "mechanism")
+    clone = shallow_clone(repo, tmp_path / "clone")
+    assert run(clone) == [
+        (
+            "provenance/history-unavailable",
+            "/sources/0/path",
+            '"research/m/before/content/fig.svg" is a frozen copy of "content/fig.svg", and its pinned bytes are not '
+            "in the history this clone has, but this is a shallow clone; mechlint could not judge "
+            "provenance/frozen-copy-mismatch; fetch the full history (git fetch --unshallow; in GitHub Actions, "
+            "actions/checkout with fetch-depth: 0)",
+        )
     ]
