@@ -840,3 +840,20 @@ def test_source_a_frozen_copy_in_a_shallow_clone_cannot_be_checked(tmp_path: Pat
             "actions/checkout with fetch-depth: 0)",
         )
     ]
+
+
+def test_source_revisions_are_none_when_git_cannot_say(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:attr:`Source.revisions` is the empty list, not an error, when git fails listing the path's history."""
+
+    def failing(self: History, path: str) -> list[Revision]:
+        raise GitError("git log failed: a test")
+
+    commit(repo, "article", {"content/post.md": "v1\n"})
+    location = mechanism(repo, [])
+    monkeypatch.setattr(History, "path_history", failing)
+    provenance = Provenance(repo)
+    try:
+        [(_, source)] = provenance.sources({"sources": [{"path": "content/post.md"}]}, location)
+        assert source.revisions == []
+    finally:
+        provenance.close()
