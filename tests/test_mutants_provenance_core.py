@@ -857,3 +857,22 @@ def test_source_revisions_are_none_when_git_cannot_say(repo: Path, monkeypatch: 
         assert source.revisions == []
     finally:
         provenance.close()
+
+
+def test_source_never_takes_the_digest_cache_at_its_word(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The blob digests kept between runs say every blob has the pinned sha256 (a cache gone wrong): each blob
+    is read again before a commit is said to hold the pinned bytes, so none is."""
+    from mechlint.provenance.index import BlobIndex
+
+    commit(repo, "article", {"content/post.md": "v1\n"})
+    commit(repo, "edit", {"content/post.md": "v2\n"})
+    write(repo, "content/post.md", "v3\n")
+    pinned = sha("never committed\n")
+    monkeypatch.setattr(BlobIndex, "digests", lambda self, oids: dict.fromkeys(oids, pinned))
+    location = mechanism(repo, [])
+    provenance = Provenance(repo)
+    try:
+        [(_, source)] = provenance.sources({"sources": [{"path": "content/post.md", "sha256": pinned}]}, location)
+        assert source.pinned == Pinned(NOWHERE)
+    finally:
+        provenance.close()
