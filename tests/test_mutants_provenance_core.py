@@ -876,3 +876,15 @@ def test_source_never_takes_the_digest_cache_at_its_word(repo: Path, monkeypatch
         assert source.pinned == Pinned(NOWHERE)
     finally:
         provenance.close()
+
+
+def test_source_holders_of_a_source_with_no_sha256_are_none(repo: Path) -> None:
+    """Which paths hold the pinned bytes is unknowable without a sha256: none, though other files exist."""
+    commit(repo, "article", {"content/post.md": "v1\n", "content/other.md": "v1\n"})
+    location = mechanism(repo, [])
+    provenance = Provenance(repo)
+    try:
+        [(_, source)] = provenance.sources({"sources": [{"path": "content/gone.md"}]}, location)
+        assert source.holders == []
+    finally:
+        provenance.close()
