@@ -888,3 +888,16 @@ def test_source_holders_of_a_source_with_no_sha256_are_none(repo: Path) -> None:
         assert source.holders == []
     finally:
         provenance.close()
+
+
+def test_source_holders_outside_any_repository_are_none(tmp_path: Path) -> None:
+    """No history, no index of blobs: which paths hold the pinned bytes is unknowable, so none."""
+    folder = tmp_path / "blog"
+    folder.mkdir()
+    location = mechanism(folder, [])
+    provenance = Provenance(folder)
+    try:
+        [(_, source)] = provenance.sources({"sources": [{"path": "content/gone.md", "sha256": sha("v1\n")}]}, location)
+        assert source.holders == []
+    finally:
+        provenance.close()
