@@ -901,3 +901,22 @@ def test_source_holders_outside_any_repository_are_none(tmp_path: Path) -> None:
         assert source.holders == []
     finally:
         provenance.close()
+
+
+def test_source_holders_when_git_fails_are_none(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HEAD holds the pinned bytes at another path, but git fails listing HEAD's tree: none are named."""
+    commit(repo, "article", {"content/other.md": "v1\n"})
+    location = mechanism(repo, [])
+    provenance = Provenance(repo)
+    try:
+        [(_, source)] = provenance.sources({"sources": [{"path": "content/gone.md", "sha256": sha("v1\n")}]}, location)
+        [(_, again)] = provenance.sources({"sources": [{"path": "content/lost.md", "sha256": sha("v1\n")}]}, location)
+        assert [holder.path for holder in source.holders] == ["content/other.md"]
+
+        def failing(self: History, commit: str) -> dict[str, str]:
+            raise GitError("git ls-tree failed: a test")
+
+        monkeypatch.setattr(History, "tree", failing)
+        assert again.holders == []
+    finally:
+        provenance.close()
