@@ -920,3 +920,26 @@ def test_source_holders_when_git_fails_are_none(repo: Path, monkeypatch: pytest.
         assert again.holders == []
     finally:
         provenance.close()
+
+
+def test_stored_leaves_a_gone_path_a_plain_file_and_a_sparse_path_without_its_blob_as_they_are(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing to convert: a path gone from the index too, a file with no CRLF pair, and a path the sparse
+    checkout leaves out whose blob the clone lacks (a partial clone) keep the state read from the working tree."""
+    from mechlint.provenance import paths
+
+    commit(repo, "first", {"plain.md": "plain\n", "left/a.md": "a\n", "kept.md": "k\n"})
+    git(repo, "sparse-checkout", "set", "--no-cone", "/plain.md", "/kept.md")
+    history, checkout = _checkout(repo)
+    try:
+        for path in ("gone.md", "plain.md"):
+            state = paths.hash_source(repo, path)
+            assert stored.source_state(checkout, repo, path, path, state, False) is state
+        monkeypatch.setattr(stored.Checkout, "read", lambda self, oid: None)
+        state = paths.hash_source(repo, "left/a.md")
+        assert state.kind == "absent"
+        assert stored.source_state(checkout, repo, "left/a.md", "left/a.md", state, False) is state
+    finally:
+        checkout.close()
+        history.close()
