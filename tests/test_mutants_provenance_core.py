@@ -943,3 +943,20 @@ def test_stored_leaves_a_gone_path_a_plain_file_and_a_sparse_path_without_its_bl
     finally:
         checkout.close()
         history.close()
+
+
+def test_stored_leaves_a_crlf_file_git_stores_as_it_is(repo: Path) -> None:
+    """A CRLF file in a checkout with no line-ending conversion: git stores its bytes as they are, so its state
+    is the one read."""
+    from mechlint.provenance import paths
+
+    commit(repo, "first", {"README.md": "blog\n"})
+    write(repo, "a.md", b"one\r\ntwo\r\n")
+    state = paths.hash_source(repo, "a.md")
+    assert state.crlf
+    history, checkout = _checkout(repo)
+    try:
+        assert stored.source_state(checkout, repo, "a.md", "a.md", state, False) is state
+    finally:
+        checkout.close()
+        history.close()
