@@ -689,16 +689,20 @@ def test_stored_leaves_a_file_that_changed_while_read_to_the_rules(
         history.close()
 
 
-def test_stored_asks_git_nothing_about_a_file_without_a_crlf_pair(repo: Path) -> None:
-    """git converts nothing in a file with no CRLF pair: its bytes are stored as they are, and no
-    ``check-attr`` is started for it (the module's promise: git is asked only where it can matter)."""
+def test_stored_asks_git_nothing_about_a_file_without_a_crlf_pair(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """git converts nothing in a file with no CRLF pair: its bytes are stored as they are, and ``check-attr`` is
+    not asked about it (the module's promise: git is asked only where it can matter)."""
     commit(repo, "attributes", {".gitattributes": "* text\n"})
     git(repo, "config", "core.autocrlf", "true")
+    asked: list[str] = []
+    ask = attributes.AttributeReader.ask
+    monkeypatch.setattr(attributes.AttributeReader, "ask", lambda self, path: asked.append(path) or ask(self, path))
     history, checkout = _checkout(repo)
     try:
         assert checkout.stored("a.md", b"one\rtwo\n") == b"one\rtwo\n"
-        assert checkout._attributes.process is None
-        assert checkout.stored("a.md", b"one\r\ntwo\n") == b"one\ntwo\n"
+        assert asked == []
+        assert checkout.stored("b.md", b"one\r\ntwo\n") == b"one\ntwo\n"
+        assert asked == ["b.md"]
     finally:
         checkout.close()
         history.close()
