@@ -176,6 +176,44 @@ MODULE_TESTS = {
         f"mechlint/invariants/{name}.py": ("tests/test_clause_analysis.py", "tests/test_mutants_clauses.py")
         for name in ("sentences", "wording", "clauses", "phrases", "vocabulary")
     },
+    "mechlint/provenance/reach.py": (
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance_gone.py",
+        "tests/test_provenance.py",
+        "tests/test_provenance_facts.py",
+        "tests/test_provenance_truth.py",
+        "tests/test_messages_exact.py",
+    ),
+    "mechlint/provenance/departure.py": (
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance_gone.py",
+        "tests/test_provenance.py",
+        "tests/test_provenance_truth.py",
+        "tests/test_messages_exact.py",
+    ),
+    "mechlint/provenance/attributes.py": (
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_line_endings.py",
+        "tests/test_checkout_shapes.py",
+        "tests/test_worktree_state.py",
+    ),
+    "mechlint/provenance/source.py": (
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance.py",
+        "tests/test_provenance_gone.py",
+        "tests/test_provenance_facts.py",
+        "tests/test_provenance_truth.py",
+        "tests/test_provenance_pairs.py",
+        "tests/test_provenance_advice.py",
+        "tests/test_messages_exact.py",
+        "tests/test_checkout_shapes.py",
+        "tests/test_fix_history.py",
+    ),
+    "mechlint/provenance/stored.py": (
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_line_endings.py",
+        "tests/test_worktree_state.py",
+    ),
 }
 
 #: tests never run for a mutant: slow end-to-end ones that drive a browser or an editor

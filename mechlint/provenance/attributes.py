@@ -69,22 +69,33 @@ class AttributeReader(invoke.BatchGit):
     NAME = "check-attr"
 
     def ask(self, path: str) -> dict[str, str]:
-        """``{attribute: value}`` of ``path`` (from the top; no NUL in it); raises GitError."""
+        """``{attribute: value}`` of ``path`` (from the top; no NUL in it); raises GitError.
+
+        After an error the process is stopped: what it had not said yet of that answer would be read as the next.
+        """
         with self.lock:
             process, dog = self._start()
             assert process.stdin is not None and process.stdout is not None
             try:
-                process.stdin.write(os.fsencode(path) + b"\0")
-                process.stdin.flush()
-            except OSError:
-                raise GitError(dog.verdict or "git check-attr stopped unexpectedly") from None
-            found: dict[str, str] = {}
-            with dog.waiting():
-                for _ in ATTRIBUTES:
-                    _field(process.stdout, dog)  # the path, as given
-                    name = _field(process.stdout, dog).decode("ascii", "replace")
-                    found[name] = _field(process.stdout, dog).decode("utf-8", "replace")
-            return found
+                return self._answer(path, process.stdin, process.stdout, dog)
+            except GitError:
+                self.close()
+                raise
+
+    @staticmethod
+    def _answer(path: str, stdin: IO[bytes], stdout: IO[bytes], dog: invoke.Watchdog) -> dict[str, str]:
+        try:
+            stdin.write(os.fsencode(path) + b"\0")
+            stdin.flush()
+        except OSError:
+            raise GitError(dog.verdict or "git check-attr stopped unexpectedly") from None
+        found: dict[str, str] = {}
+        with dog.waiting():
+            for _ in ATTRIBUTES:
+                _field(stdout, dog)  # the path, as given
+                name = _field(stdout, dog).decode("ascii", "replace")
+                found[name] = _field(stdout, dog).decode("utf-8", "replace")
+        return found
 
 
 def _field(stream: IO[bytes], dog: invoke.Watchdog) -> bytes:

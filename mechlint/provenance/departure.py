@@ -93,13 +93,13 @@ def departure(source: Source) -> Departure:
                 break
             renamed.append(Rename(commit, source.shown(new)))
             path = new
+            prefix = source.repository.prefix
+            if not path.startswith(prefix):
+                break  # moved out of the folder source paths are relative to: no source path names it
             if path in tree:
                 return Departure(
                     removal, tuple(renamed), moved_to=source.shown(path), holds_pinned=_holds(source, tree[path])
                 )
-            prefix = source.repository.prefix
-            if not path.startswith(prefix):
-                break  # moved out of the folder source paths are relative to: no source path names it
             later = _removal(source, source.lineage(path[len(prefix) :]), path)
             if later is None:
                 break  # git cannot say what became of it
