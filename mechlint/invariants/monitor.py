@@ -152,7 +152,7 @@ def _unique_postorder(root: Node) -> list[Node]:
     return order
 
 
-def clause_column(node: Node, steps: list[StepView], undecided: bool = True) -> list[bool]:
+def clause_column(node: Node, steps: list[StepView], undecided: bool) -> list[bool]:
     """Whether each step's text says what a clause definition describes.
 
     ``undecided`` is the value at a step whose text it cannot judge.
