@@ -185,6 +185,7 @@ class _Mutator(ast.NodeTransformer):
     def __init__(self, target: int | None = None) -> None:
         self.target = target
         self.found: list[Mutant] = []
+        self.spans: list[tuple[int, int]] = []  # each mutant's first and last line, for the tests covering it
         self.scope: list[str] = []
         self.applied = False
         self.in_metadata = False  # META = RuleMeta(...): its prose is documentation, its numbers are defaults
@@ -194,6 +195,7 @@ class _Mutator(ast.NodeTransformer):
         index = len(self.found)
         line = getattr(node, "lineno", 0)
         self.found.append(Mutant(index, line, ".".join(self.scope) or "<module>", change))
+        self.spans.append((line, getattr(node, "end_lineno", None) or line))
         if index == self.target:
             self.applied = True
             return True
@@ -339,6 +341,21 @@ def mutants_of(source: str) -> list[Mutant]:
     return mutator.found
 
 
+def spans_of(source: str) -> list[tuple[int, int]]:
+    """Each mutant's first and last line (the lines whose execution runs the mutated code), by index."""
+    mutator = _Mutator()
+    mutator.visit(ast.parse(source))
+    return mutator.spans
+
+
+def covering_tests(contexts: dict[int, list[str]], span: tuple[int, int]) -> list[str]:
+    """The tests (pytest node ids) that ran a line of ``span``, in a stable order; none for code that only runs
+    at import (the empty context) or that no traced test reached (in a subprocess, say)."""
+    first, last = span
+    chosen = {test for line in range(first, last + 1) for test in contexts.get(line, ()) if test}
+    return sorted(chosen)
+
+
 def mutated_source(source: str, index: int) -> str:
     mutator = _Mutator(index)
     tree = mutator.visit(ast.parse(source))
@@ -407,6 +424,7 @@ def keyword_for(module: str) -> str:
 #: imported once, before the first fork, so that each mutant's run skips them (never ``mechlint`` itself)
 PRELOAD = (
     "pytest",
+    "coverage",
     "hypothesis",
     "hypothesis.extra.pytestplugin",
     "jsonschema",
@@ -431,11 +449,24 @@ def _preload() -> None:
             continue
 
 
-def _run_tests(scratch: Path, tests: list[str], timeout: float, keyword: str = "") -> tuple[str, float]:
+class _TestContexts:
+    """A pytest plugin that names coverage's context after the test running (setup and teardown included)."""
+
+    def __init__(self, coverage: object) -> None:
+        self.coverage = coverage
+
+    def pytest_runtest_protocol(self, item: object, nextitem: object) -> None:
+        self.coverage.switch_context(item.nodeid)  # type: ignore[attr-defined]
+
+
+def _run_tests(
+    scratch: Path, tests: list[str], timeout: float, keyword: str = "", trace: tuple[Path, Path] | None = None
+) -> tuple[str, float]:
     """``passed``, ``failed`` or ``timeout``, and the seconds taken.
 
     The tests run in a forked child of this process, which has imported pytest, hypothesis and the
     dependencies already (the mutant is imported afresh by the child: nothing of ``mechlint`` is loaded here).
+    ``trace``: (module, data file): record which test ran each line of the module, with coverage.py.
     """
     arguments = ["-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *tests]
     if keyword:
@@ -454,7 +485,18 @@ def _run_tests(scratch: Path, tests: list[str], timeout: float, keyword: str = "
             sys.path.insert(0, str(scratch))
             import pytest
 
-            code = int(pytest.main(arguments))
+            if trace is None:
+                code = int(pytest.main(arguments))
+            else:
+                import coverage
+
+                tracer = coverage.Coverage(data_file=str(trace[1]), include=[str(trace[0])], config_file=False)
+                tracer.start()
+                try:
+                    code = int(pytest.main(arguments, plugins=[_TestContexts(tracer)]))
+                finally:
+                    tracer.stop()
+                    tracer.save()
         finally:
             os._exit(code)
     deadline = started + timeout
@@ -476,6 +518,26 @@ def _run_tests(scratch: Path, tests: list[str], timeout: float, keyword: str = "
             raise
 
 
+def traced_baseline(
+    scratch: Path, target: Path, tests: list[str]
+) -> tuple[tuple[str, float], dict[int, list[str]]] | None:
+    """The unmutated run, traced: its outcome and, per line of the module, the tests that ran it; ``None``
+    without coverage.py (every mutant then meets the whole selection, as before)."""
+    try:
+        import coverage
+    except ImportError:
+        return None
+    data_file = scratch.parent / "coverage.data"
+    outcome = _run_tests(scratch, tests, 1800, trace=(target, data_file))
+    if outcome[0] != "passed" or not data_file.exists():
+        return outcome, {}
+    data = coverage.CoverageData(basename=str(data_file))
+    data.read()
+    measured = [name for name in data.measured_files() if Path(name).resolve() == target.resolve()]
+    contexts = data.contexts_by_lineno(measured[0]) if measured else {}
+    return outcome, {line: list(names) for line, names in contexts.items()}
+
+
 def load_equivalent() -> dict[str, dict[str, str]]:
     if not EQUIVALENT_FILE.exists():
         return {}
@@ -493,26 +555,44 @@ def measure(module: str, tests: list[str], only: set[int] | None = None) -> Modu
     cache = target.parent / "__pycache__"
     try:
         keyword = keyword_for(module)
-        outcome, seconds = _run_tests(scratch, tests, 900)
-        result.baseline = f"{outcome} in {seconds:.1f} s"
+        traced = traced_baseline(scratch, target, tests)
+        if traced is None:
+            outcome, seconds = _run_tests(scratch, tests, 900)
+            contexts: dict[int, list[str]] = {}
+        else:
+            (outcome, seconds), contexts = traced
+        result.baseline = f"{outcome} in {seconds:.1f} s" + (" (traced)" if traced else "")
         if outcome != "passed":
             return result
         limit = max(120.0, 5 * seconds + 30)
         started = time.monotonic()
+        spans = spans_of(source)
         for mutant in mutants_of(source):
             if only is not None and mutant.index not in only:
                 continue
             target.write_text(mutated_source(source, mutant.index), encoding="utf-8")
             shutil.rmtree(cache, ignore_errors=True)  # a stale .pyc of an earlier mutant of the same size
-            # first the tests named after a rule, which are quick; a survivor of those meets all of them
-            outcome, _ = _run_tests(scratch, tests, limit, keyword) if keyword else ("passed", 0.0)
+            # first the tests that ran the mutated lines, then those named after a rule, which are quick; a
+            # survivor of those meets all of the files (a test may reach the code in a subprocess, untraced)
+            outcome, how, took = "passed", "", 0.0
+            if covering := covering_tests(contexts, spans[mutant.index]):
+                outcome, took = _run_tests(scratch, covering, limit)
+                how = f"by the {len(covering)} tests that ran its lines"
+            if outcome == "passed" and keyword:
+                outcome, took = _run_tests(scratch, tests, limit, keyword)
+                how = "by the tests named after the rule"
             if outcome == "passed":
-                outcome, _ = _run_tests(scratch, tests, limit)
+                outcome, took = _run_tests(scratch, tests, limit)
+                how = "by the whole selection"
             mutant.outcome = {"failed": "killed", "passed": "survived", "timeout": "timeout"}[outcome]
             if mutant.outcome == "survived" and mutant.key in equivalent:
                 mutant.outcome, mutant.reason = "equivalent", equivalent[mutant.key]
             result.mutants.append(mutant)
-            print(f"  {mutant.outcome:10} {module}:{mutant.line} {mutant.change}", file=sys.stderr, flush=True)
+            print(
+                f"  {mutant.outcome:10} {module}:{mutant.line} {mutant.change}  [{how}, {took:.1f} s]",
+                file=sys.stderr,
+                flush=True,
+            )
         result.seconds = time.monotonic() - started
     finally:
         shutil.rmtree(scratch.parent, ignore_errors=True)

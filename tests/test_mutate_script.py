@@ -109,3 +109,41 @@ def test_judging_marks_only_the_recorded_survivors_listed_as_equivalent() -> Non
     judged = mutate.judge(result)
     assert [m.outcome for m in judged.mutants] == ["equivalent", "survived", "killed"]
     assert judged.mutants[0].reason == mutate.load_equivalent()[module][listed]
+
+
+def test_each_mutant_knows_the_lines_that_run_it() -> None:
+    mutate = _mutate()
+    spans = mutate.spans_of(SOURCE)
+    assert len(spans) == len(mutate.mutants_of(SOURCE))
+    assert spans[0] == spans[1] == (7, 7)  # `0` → `1` and `<=` → `<`, both in the `if` on line 7
+    assert spans[-1] == (9, 9)
+
+
+def test_the_covering_tests_are_those_that_ran_a_line_of_the_mutant() -> None:
+    mutate = _mutate()
+    contexts = {3: ["", "t.py::a"], 4: ["t.py::b", "t.py::a"], 9: ["t.py::c"]}
+    assert mutate.covering_tests(contexts, (3, 4)) == ["t.py::a", "t.py::b"]
+    assert mutate.covering_tests(contexts, (5, 8)) == []
+    assert mutate.covering_tests({1: [""]}, (1, 1)) == []  # run at import only: no test chosen
+
+
+def test_thetraced_baseline_maps_each_line_to_the_tests_that_ran_it(tmp_path: Path) -> None:
+    mutate = _mutate()
+    project = tmp_path / "project"
+    (project / "tests").mkdir(parents=True)
+    (project / "traced_sample_module.py").write_text(
+        "def double(x):\n    return 2 * x\n\n\ndef halve(x):\n    return x / 2\n", encoding="utf-8"
+    )
+    (project / "tests" / "test_traced_sample.py").write_text(
+        "from traced_sample_module import double, halve\n\n\n"
+        "def test_double():\n    assert double(2) == 4\n\n\n"
+        "def test_both():\n    assert halve(double(3)) == 3\n",
+        encoding="utf-8",
+    )
+    traced = mutate.traced_baseline(project, project / "traced_sample_module.py", ["tests/test_traced_sample.py"])
+    assert traced is not None
+    (outcome, _seconds), contexts = traced
+    assert outcome == "passed"
+    test_file = "tests/test_traced_sample.py"
+    assert mutate.covering_tests(contexts, (2, 2)) == [f"{test_file}::test_both", f"{test_file}::test_double"]
+    assert mutate.covering_tests(contexts, (6, 6)) == [f"{test_file}::test_both"]
