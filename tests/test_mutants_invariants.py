@@ -9,6 +9,7 @@ invariants are written out in the test that uses them.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,9 @@ from mechlint import lint
 from mechlint.config import load_config
 from mechlint.invariants.formula import FormulaError, Node, parse, show
 from mechlint.invariants.monitor import StepView, candidate_bindings, evaluate, step_view, verb
+from mechlint.invariants.textsearch import may_anchor, text_column, text_column_plain
 from mechlint.invariants.vocabulary import values_of
+from mechlint.safety import saferegex
 
 
 def _step(title: str, paths: list[str], active: list[str] | None = None, **fields: Any) -> dict[str, Any]:
@@ -40,7 +43,13 @@ def _document(*steps: dict[str, Any], scenario: str = "one", edges: tuple[str, .
         "targets": {key: {"id": f"mechanism-{key}", "kind": "edge", "label": key.title()} for key in keys},
         "stateLabels": {"stage": "Stage"},
         "scenarios": [
-            {"id": scenario, "title": "One", "description": "The steps.", "initial": {"stage": "Start"}, "steps": [*steps]}
+            {
+                "id": scenario,
+                "title": "One",
+                "description": "The steps.",
+                "initial": {"stage": "Start"},
+                "steps": [*steps],
+            }
         ],
     }
 
@@ -150,7 +159,7 @@ def test_an_unknown_name_is_told_every_atom_and_the_definitions() -> None:
         ('text("a*b*c*d*e*")', 'text("a*b*c*d*e*")'),  # a regex is no glob: no limit on its '*'
         ('state("k*k*k*k*", "v")', 'state("k*k*k*k*", "v")'),  # nor the key of a state
         ('target("s?", "node")', 'target("s?", "node")'),
-        (' true\n', "true"),  # white space around a formula (a TOML multi-line string ends with a newline)
+        (" true\n", "true"),  # white space around a formula (a TOML multi-line string ends with a newline)
         ("stored or\n  kept", "(stored or kept)"),
         ('text("\\\\d \\"x\\"")', 'text("\\d "x"")'),  # the two escapes of a string
     ],
@@ -221,3 +230,462 @@ def test_text_a_clause_cannot_judge_counts_as_it_is_told() -> None:
     assert evaluate(COMPARES, steps, {}, undecided=False)[id(COMPARES)] == [True, False, False, False]
     negated = parse("not c", {"c": COMPARES})
     assert evaluate(negated, steps, {}, undecided=False)[id(negated)] == [False, True, True, True]
+
+
+# -- textsearch.py: a text() atom's column, searched once over the joined texts where it can be ----------------------
+
+
+@pytest.fixture(params=["re2", "re"])
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Patterns compiled by RE2 (searched as UTF-8 bytes) and by Python's ``re`` (the fallback without RE2)."""
+    if request.param == "re":
+        monkeypatch.setattr(saferegex, "_re2", lambda: None)
+    saferegex.compile_pattern.cache_clear()
+    yield request.param
+    saferegex.compile_pattern.cache_clear()
+
+
+COLUMNS = [
+    ("a", ["a", "b"], [True, False]),
+    ("a", ["a", "a"], [True, True]),
+    ("b", ["xxa", "b", "c"], [False, True, False]),
+    ("k", ["", "k", "", "kk", "x"], [False, True, False, True, False]),
+    ("é", ["café", "cafe", "été"], [True, False, True]),  # positions in bytes are not positions in characters
+    ("x", ["a", "b"], [False, False]),
+    ("a\\s*b", ["a", "b", "ab"], [False, False, True]),  # a match across the line break counts for neither text
+    ("^b", ["a", "b"], [False, True]),  # anchored: each text is searched on its own
+    ("b$", ["b", "a"], [True, False]),
+    ("\\Ab", ["a", "b"], [False, True]),
+    ("a", ["a"], [True]),
+    ("a", [], []),
+]
+
+
+@pytest.mark.parametrize(("pattern", "texts", "column"), COLUMNS)
+def test_text_column_finds_each_texts_matches_and_no_others(
+    engine: str, pattern: str, texts: list[str], column: list[bool]
+) -> None:
+    assert text_column(pattern, texts) == column
+    assert text_column_plain(pattern, texts) == column
+
+
+def test_a_lone_surrogate_fails_the_text_column_as_it_fails_a_search() -> None:
+    saferegex.compile_pattern.cache_clear()
+    with pytest.raises(UnicodeError):
+        text_column("a", ["b", "a\ud800"])
+
+
+@pytest.mark.parametrize(
+    ("pattern", "anchors"),
+    [
+        ("key", False),
+        ("^key", True),
+        ("key$", True),
+        ("a^", True),
+        ("\\Akey", True),
+        ("key\\z", True),
+        ("key\\Z", True),
+        ("\\Qa\\E", True),  # a quoted run: what it holds cannot be read here
+        ("a\\", True),  # a dangling backslash
+        ("\\bkey\\b", False),
+        ("\\d^", True),
+        ("\\^a", False),  # an escaped caret is a character
+        ("a\\$", False),
+        ("\\\\^", True),  # an escaped backslash, then an anchor
+        ("[^a]b", False),  # ^ and $ in a class are characters
+        ("[a$]", False),
+        ("[]^]", False),  # ] first in a class is a character
+        ("[^]$]x", False),
+        ("[\\]^]", False),  # an escaped ] does not end the class
+        ("[\\d]a", False),
+        ("[a]bc", False),
+        ("[a]^", True),
+        ("a[b]$", True),
+        ("[a$", True),  # a class never closed
+        ("[a\\]", True),
+    ],
+)
+def test_which_patterns_may_anchor_to_a_texts_ends(pattern: str, anchors: bool) -> None:
+    assert may_anchor(pattern) is anchors
+
+
+# -- explain.py: every kind of reason, whole, with its trace ---------------------------------------------------------
+
+AFTER = 'path("b") implies previously(once(path("c") and previously(once(path("a")))))'
+BOTH = 'path("b") implies previously(once(path("c") and path("a")))'
+S0, S1, S2, S3 = (f"/scenarios/0/steps/{n}" for n in range(4))
+BREAKS = "the invariant breaks here"
+
+EXPLANATIONS = [
+    (  # a step with no title is named by its place alone
+        'path("b") implies previously(path("a"))',
+        [("", ["x"]), ("", ["b"])],
+        [
+            (
+                S1,
+                "b is animated in steps[1], but steps[0] is not a step that animates a",
+                [(S1, f"b is animated in steps[1]: {BREAKS}")],
+            )
+        ],
+    ),
+    (
+        'path("b") implies once(path("a"))',
+        [("Use", ["b"]), ("Store", ["a"])],
+        [
+            (
+                S0,
+                'b is animated in steps[0] ("Use"), but no step up to this one animates a',
+                [
+                    (S0, f'b is animated in steps[0] ("Use"): {BREAKS}'),
+                    (S1, 'steps[1] ("Store") animates a, but only after steps[0]'),
+                ],
+            )
+        ],
+    ),
+    (  # the antecedent is left out of the trace even where the consequent names it
+        'path("a") implies previously(not path("a"))',
+        [("One", ["a"]), ("Two", ["a"])],
+        [
+            (
+                S0,
+                'a is animated in steps[0] ("One"), but steps[0] ("One") is the first step, so no step comes before it',
+                [(S0, f'a is animated in steps[0] ("One"): {BREAKS}')],
+            ),
+            (
+                S1,
+                'a is animated in steps[1] ("Two"), but steps[0] ("One") animates a',
+                [(S1, f'a is animated in steps[1] ("Two"): {BREAKS}')],
+            ),
+        ],
+    ),
+    (
+        'path("reuse*") implies previously(path("a"))',
+        [("Use", ["reuse1", "reuse0", "other"])],
+        [
+            (
+                S0,
+                'reuse0, reuse1 is animated in steps[0] ("Use"), but steps[0] ("Use") is the first step, so no step '
+                "comes before it",
+                [(S0, f'reuse0, reuse1 is animated in steps[0] ("Use"): {BREAKS}')],
+            )
+        ],
+    ),
+    (
+        'active("k") implies path("a")',
+        [("Use", ["b"], ["k"])],
+        [
+            (
+                S0,
+                'k is lit in steps[0] ("Use"), but steps[0] ("Use") is not a step that animates a',
+                [(S0, f'k is lit in steps[0] ("Use"): {BREAKS}')],
+            )
+        ],
+    ),
+    (  # an antecedent that is no key atom: the step does what it says
+        'text("Use") implies path("a")',
+        [("Use", ["b"])],
+        [
+            (
+                S0,
+                'steps[0] ("Use") has text matching /Use/, but steps[0] ("Use") is not a step that animates a',
+                [(S0, f'steps[0] ("Use") has text matching /Use/: {BREAKS}')],
+            )
+        ],
+    ),
+    (  # an antecedent that is no atom: the step is named
+        'once(path("b")) implies path("a")',
+        [("Use", ["b"]), ("Then", ["c"])],
+        [
+            (
+                S0,
+                'steps[0] ("Use"), but steps[0] ("Use") is not a step that animates a',
+                [(S0, f'steps[0] ("Use"): {BREAKS}')],
+            ),
+            (
+                S1,
+                'steps[1] ("Then"), but steps[1] ("Then") is not a step that animates a',
+                [(S1, f'steps[1] ("Then"): {BREAKS}')],
+            ),
+        ],
+    ),
+    (
+        "false",
+        [("Use", ["b"])],
+        [
+            (
+                S0,
+                'steps[0] ("Use") breaks the invariant: the condition is false',
+                [(S0, f'steps[0] ("Use") breaks the invariant: {BREAKS}')],
+            )
+        ],
+    ),
+    (
+        'not path("b") or path("a")',
+        [("Use", ["b"])],
+        [
+            (
+                S0,
+                'steps[0] ("Use") breaks the invariant: steps[0] ("Use") animates b and steps[0] ("Use") is not a step '
+                "that animates a",
+                [(S0, f'steps[0] ("Use") breaks the invariant: {BREAKS}')],
+            )
+        ],
+    ),
+    (
+        'path("b") and path("a")',
+        [("Use", ["b"]), ("Other", ["a"])],
+        [
+            (
+                S0,
+                'steps[0] ("Use") breaks the invariant: steps[0] ("Use") is not a step that animates a',
+                [
+                    (S0, f'steps[0] ("Use") breaks the invariant: {BREAKS}'),
+                    (S1, 'steps[1] ("Other") animates a, but only after steps[0]'),
+                ],
+            ),
+            (
+                S1,
+                'steps[1] ("Other") breaks the invariant: steps[1] ("Other") is not a step that animates b',
+                [(S0, 'steps[0] ("Use") animates b'), (S1, f'steps[1] ("Other") breaks the invariant: {BREAKS}')],
+            ),
+        ],
+    ),
+    (
+        'path("a") since path("b")',
+        [("Use", ["b"]), ("Other", ["a"]), ("Last", ["c"])],
+        [
+            (
+                S2,
+                'steps[2] ("Last") breaks the invariant: (path("a") since path("b")) does not hold at '
+                'steps[2] ("Last")',
+                [
+                    (S0, 'steps[0] ("Use") animates b'),
+                    (S1, 'steps[1] ("Other") animates a'),
+                    (S2, f'steps[2] ("Last") breaks the invariant: {BREAKS}'),
+                ],
+            )
+        ],
+    ),
+    (  # a fact about the file: no step in the trace
+        'target("store0", "edge")',
+        [("Use", ["b"])],
+        [
+            (
+                S0,
+                'steps[0] ("Use") breaks the invariant: the file has no edge store0',
+                [(S0, f'steps[0] ("Use") breaks the invariant: {BREAKS}')],
+            )
+        ],
+    ),
+    (
+        'path("b") implies once(target("store0"))',
+        [("Use", ["b"])],
+        [
+            (
+                S0,
+                'b is animated in steps[0] ("Use"), but the file has no target store0',
+                [(S0, f'b is animated in steps[0] ("Use"): {BREAKS}')],
+            )
+        ],
+    ),
+    (  # historically: the last step where its condition failed
+        'historically(once(path("a")))',
+        [("Use", ["b"]), ("Store", ["a"])],
+        [
+            (
+                S0,
+                'steps[0] ("Use") breaks the invariant: no step up to this one animates a',
+                [
+                    (S0, f'steps[0] ("Use") breaks the invariant: {BREAKS}'),
+                    (S1, 'steps[1] ("Store") animates a, but only after steps[0]'),
+                ],
+            ),
+            (
+                S1,
+                'steps[1] ("Store") breaks the invariant: no step up to steps[0] ("Use") animates a',
+                [(S1, f'steps[1] ("Store") breaks the invariant: {BREAKS}')],
+            ),
+        ],
+    ),
+    (
+        'historically(previously(once(path("a"))))',
+        [("Use", ["b"]), ("Store", ["a"]), ("Then", ["c"])],
+        [
+            (
+                S0,
+                'steps[0] ("Use") breaks the invariant: steps[0] ("Use") is the first step, so no step comes before it',
+                [
+                    (S0, f'steps[0] ("Use") breaks the invariant: {BREAKS}'),
+                    (S1, 'steps[1] ("Store") animates a, but only after steps[0]'),
+                ],
+            ),
+            (
+                S1,
+                'steps[1] ("Store") breaks the invariant: no step before this one animates a',
+                [(S1, f'steps[1] ("Store") breaks the invariant: {BREAKS}')],
+            ),
+            (
+                S2,
+                'steps[2] ("Then") breaks the invariant: no step before steps[1] ("Store") animates a',
+                [(S1, 'steps[1] ("Store") animates a'), (S2, f'steps[2] ("Then") breaks the invariant: {BREAKS}')],
+            ),
+        ],
+    ),
+    (
+        'path("b") implies once(previously(once(path("a"))))',
+        [("X", ["x"]), ("Use", ["b"])],
+        [
+            (
+                S1,
+                'b is animated in steps[1] ("Use"), but no step up to this one comes after a step that animates a',
+                [(S1, f'b is animated in steps[1] ("Use"): {BREAKS}')],
+            )
+        ],
+    ),
+    (  # "after a step that": the earlier event is missing, whichever side of the 'and' it is written on
+        'path("b") implies previously(once(previously(once(path("a"))) and path("c")))',
+        [("X", ["x"]), ("Use", ["b"])],
+        [
+            (
+                S1,
+                'b is animated in steps[1] ("Use"), but no step before this one animates a',
+                [(S1, f'b is animated in steps[1] ("Use"): {BREAKS}')],
+            )
+        ],
+    ),
+    (
+        AFTER,
+        [("X", ["x"]), ("Use", ["b"])],
+        [
+            (
+                S1,
+                'b is animated in steps[1] ("Use"), but no step before this one animates a',
+                [(S1, f'b is animated in steps[1] ("Use"): {BREAKS}')],
+            )
+        ],
+    ),
+    (  # the event is there, the step that must follow it is not
+        AFTER,
+        [("Store", ["a"]), ("Use", ["b"])],
+        [
+            (
+                S1,
+                'b is animated in steps[1] ("Use"), but no step animates c after a is animated in '
+                'steps[0] ("Store") and before this one',
+                [(S0, 'steps[0] ("Store") animates a'), (S1, f'b is animated in steps[1] ("Use"): {BREAKS}')],
+            )
+        ],
+    ),
+    (
+        AFTER,
+        [("Check", ["c"]), ("Store", ["a"]), ("Use", ["b"])],
+        [
+            (
+                S2,
+                'b is animated in steps[2] ("Use"), but no step animates c after a is animated in '
+                'steps[1] ("Store") and before this one',
+                [
+                    (S0, 'steps[0] ("Check") animates c'),
+                    (S1, 'steps[1] ("Store") animates a'),
+                    (S2, f'b is animated in steps[2] ("Use"): {BREAKS}'),
+                ],
+            )
+        ],
+    ),
+    (  # in the same step as the event is not after it
+        AFTER,
+        [("Both", ["a", "c"]), ("Use", ["b"])],
+        [
+            (
+                S1,
+                'b is animated in steps[1] ("Use"), but no step animates c after a is animated in '
+                'steps[0] ("Both") and before this one',
+                [
+                    (S0, 'steps[0] ("Both") animates a'),
+                    (S0, 'steps[0] ("Both") animates c'),
+                    (S1, f'b is animated in steps[1] ("Use"): {BREAKS}'),
+                ],
+            )
+        ],
+    ),
+    (  # an 'and' of two plain conditions, each held at some step but never together
+        BOTH,
+        [("Check", ["c"]), ("Store", ["a"]), ("Use", ["b"])],
+        [
+            (
+                S2,
+                'b is animated in steps[2] ("Use"), but no step before this one satisfies (path("c") and path("a"))',
+                [
+                    (S0, 'steps[0] ("Check") animates c'),
+                    (S1, 'steps[1] ("Store") animates a'),
+                    (S2, f'b is animated in steps[2] ("Use"): {BREAKS}'),
+                ],
+            )
+        ],
+    ),
+    (  # one of them never held
+        BOTH,
+        [("Store", ["a"]), ("Use", ["b"])],
+        [
+            (
+                S1,
+                'b is animated in steps[1] ("Use"), but no step before this one animates c',
+                [(S0, 'steps[0] ("Store") animates a'), (S1, f'b is animated in steps[1] ("Use"): {BREAKS}')],
+            )
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("formula", "steps", "found"), EXPLANATIONS)
+def test_a_violation_is_explained_exactly(
+    tmp_path: Path, formula: str, steps: list[tuple[Any, ...]], found: list[tuple[str, str, list[tuple[str, str]]]]
+) -> None:
+    data = _document(*(_step(*step) for step in steps))
+    expected = [
+        ("invariant/mine", pointer, f'in scenario "one", {message}', trace) for pointer, message, trace in found
+    ]
+    assert _lint(tmp_path, _invariant(formula), data) == expected
+
+
+DEFINED_TOML = """
+[[invariant]]
+name = "get-after-put"
+summary = "A block is got only after it was put."
+applies = 'target("put{n}", "edge")'
+formula = 'path("get{n}*") implies previously(once(put))'
+
+[invariant.define.put]
+formula = 'path("put{n}")'
+says = "puts the block"
+
+[[invariant]]
+name = "get-while-kept"
+summary = "A block is got while it is kept."
+formula = 'path("get1") implies kept'
+
+[invariant.define.kept]
+formula = 'active("keep")'
+"""
+
+
+def test_a_definition_is_named_by_what_it_says_or_by_its_name_and_steps_by_their_index(tmp_path: Path) -> None:
+    data = _document(
+        _step("Put", ["put1"]), _step("Get", ["get0x", "get1"]), _step("Again", ["get1y"]), edges=("put0",)
+    )
+    data["scenarios"][0]["steps"].insert(0, "not a step")  # the steps keep their index in the document
+    assert _lint(tmp_path, DEFINED_TOML, data) == [
+        (
+            "invariant/get-after-put",
+            S2,
+            'in scenario "one", get0x is animated in steps[2] ("Get"), but no step before this one puts the block',
+            [(S2, f'get0x is animated in steps[2] ("Get"): {BREAKS}')],
+        ),
+        (
+            "invariant/get-while-kept",
+            S2,
+            'in scenario "one", get1 is animated in steps[2] ("Get"), but steps[2] ("Get") is not a step that '
+            "satisfies kept",
+            [(S2, f'get1 is animated in steps[2] ("Get"): {BREAKS}')],
+        ),
+    ]
