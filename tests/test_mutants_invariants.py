@@ -17,10 +17,15 @@ import pytest
 
 from mechlint import lint
 from mechlint.config import load_config
+from mechlint.document import Document
+from mechlint.errors import ConfigError
 from mechlint.invariants.formula import FormulaError, Node, parse, show
+from mechlint.invariants.loader import load_file, to_rule
 from mechlint.invariants.monitor import StepView, candidate_bindings, evaluate, step_view, verb
 from mechlint.invariants.textsearch import may_anchor, text_column, text_column_plain
 from mechlint.invariants.vocabulary import values_of
+from mechlint.model import Finding, TraceStep
+from mechlint.rules import Rule, RuleContext
 from mechlint.safety import saferegex
 
 
@@ -219,7 +224,8 @@ def test_a_clause_is_shown_by_the_first_word_of_its_first_three_lists() -> None:
 
 # -- monitor.py: a clause definition's column ------------------------------------------------------------------------
 
-COMPARES = Node("clause", values=values_of({"acts": ["compare"], "outcomes": ["match"], "keys": ["key"]}))
+COMPARES_TABLE = {"acts": ["compare"], "outcomes": ["match"], "keys": ["key"]}
+COMPARES = Node("clause", values=values_of(COMPARES_TABLE))
 TEXTS = ("The keys match.", "It never compares the key.", "If the keys match, the entry is used.", "Nothing happens.")
 
 
@@ -687,5 +693,209 @@ def test_a_definition_is_named_by_what_it_says_or_by_its_name_and_steps_by_their
             'in scenario "one", get1 is animated in steps[2] ("Get"), but steps[2] ("Get") is not a step that '
             "satisfies kept",
             [(S2, f'get1 is animated in steps[2] ("Get"): {BREAKS}')],
+        ),
+    ]
+
+
+# -- loader.py: an invariant file's mistakes, its limits, and what its rules report ----------------------------------
+
+HEAD = '[[invariant]]\nname = "x"\nsummary = "s"\n'
+CLAUSE = 'clause = {acts = ["compare"], outcomes = ["match"], keys = ["key"]}\n'
+
+
+def _load_error(tmp_path: Path, text: str | bytes) -> tuple[str, int | None]:
+    path = tmp_path / "mine.toml"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    with pytest.raises(ConfigError) as caught:
+        load_file(path)
+    assert caught.value.path == path
+    return caught.value.message, caught.value.line
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        (b"\xff\xfe", "the invariant file is not UTF-8", None),
+        (
+            HEAD + 'formula = """\npath("a") and\n  path("b") &\n"""\n',
+            "invariant 'x', formula: unexpected character '&' (at character 13 of the formula)",
+            6,
+        ),
+        (  # the character is counted from the start of its line, the first line's too
+            HEAD + 'formula = "\\n&"\n',
+            "invariant 'x', formula: unexpected character '&' (at character 1 of the formula)",
+            None,
+        ),
+        (
+            HEAD + 'formula = "true"\napplies = "path(a)"\n',
+            "invariant 'x', applies: path() takes 1 string argument(s) in double quotes "
+            "(at character 6 of the formula)",
+            5,
+        ),
+        (
+            HEAD + 'formula = "true"\n[invariant.define.d]\nformula = "nope"\n',
+            "invariant 'x', define.d: unknown name 'nope'; use active, path, text, state, target, an operator, or a "
+            "definition (none) (at character 1 of the formula)",
+            6,
+        ),
+        (
+            HEAD + 'formula = "true"\n[invariant.define.d]\nformula = "true"\n' + CLAUSE,
+            "invariant 'x', define.d: give either formula or clause, not both or neither",
+            None,
+        ),
+        (
+            HEAD + 'formula = "true"\n[invariant.define.d]\nsays = "does it"\n',
+            "invariant 'x', define.d: give either formula or clause, not both or neither",
+            None,
+        ),
+    ],
+)
+def test_a_mistake_in_an_invariant_file_is_named_with_its_place(
+    tmp_path: Path, text: str | bytes, message: str, line: int | None
+) -> None:
+    assert _load_error(tmp_path, text) == (message, line)
+
+
+MAX_EXPANDED_NODES, MAX_EXPANDED_DEPTH, MAX_INVARIANTS = 10_000, 200, 1_000  # written out
+TOO_LARGE = (
+    "invariant 'x', formula: with its definitions written out the formula is too large (more than 10000 parts or "
+    "nested more than 200 deep); use fewer layers of definitions"
+)
+
+
+def _size(node: Node) -> tuple[int, int]:
+    """Nodes and depth with every definition written out: a reference's child is its definition."""
+    sizes = [_size(arg) for arg in node.args]
+    return 1 + sum(n for n, _ in sizes), 1 + max((d for _, d in sizes), default=0)
+
+
+def _chain(*terms: str) -> str:
+    return " or ".join(terms)
+
+
+@pytest.mark.parametrize(
+    ("definitions", "formula", "size"),
+    [
+        ({}, _chain(*["true"] * 200), (399, 200)),  # 'or' is left-associative: as deep as it is long
+        ({}, _chain(*["true"] * 201), (401, 201)),
+        ({"c": None}, _chain(*["c"] * 199), (596, 200)),  # a clause: a reference and its definition, 2 deep
+        ({"c": None}, _chain(*["c"] * 200), (599, 201)),
+        ({"w": _chain(*["true"] * 50)}, _chain(*["true"] * 1, *["w"] * 99), (10_000, 150)),
+        ({"w": _chain(*["true"] * 50)}, _chain(*["true"] * 52, *["w"] * 98), (10_001, 150)),
+        ({"c": None, "w": _chain(*["c"] * 50)}, _chain(*["true"] * 93, *["w"] * 65), (10_000, 158)),
+        ({"c": None, "w": _chain(*["c"] * 50)}, _chain(*["true"] * 18, *["w"] * 66), (10_001, 118)),
+    ],
+)
+def test_a_formula_with_its_definitions_written_out_is_bounded(
+    tmp_path: Path, definitions: dict[str, str | None], formula: str, size: tuple[int, int]
+) -> None:
+    text = HEAD + f'formula = "{formula}"\n'
+    for name, source in definitions.items():
+        text += f"[invariant.define.{name}]\n" + (CLAUSE if source is None else f'formula = "{source}"\n')
+    defined: dict[str, Node] = {}
+    for name, source in definitions.items():
+        defined[name] = Node("clause", values=values_of(COMPARES_TABLE)) if source is None else parse(source, defined)
+    assert _size(parse(formula, defined)) == size
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    nodes, depth = size
+    if nodes <= MAX_EXPANDED_NODES and depth <= MAX_EXPANDED_DEPTH:
+        (invariant,) = load_file(path)
+        assert _size(invariant.formula) == size
+    else:
+        assert _load_error(tmp_path, text) == (TOO_LARGE, 4)
+
+
+def test_an_invariant_file_holds_at_most_max_invariants(tmp_path: Path) -> None:
+    one = '[[invariant]]\nname = "x{n}"\nsummary = "s"\nformula = "true"\n'
+    path = tmp_path / "mine.toml"
+    path.write_text("".join(one.format(n=n) for n in range(MAX_INVARIANTS)), encoding="utf-8")
+    assert len(load_file(path)) == MAX_INVARIANTS
+    more = "".join(one.format(n=n) for n in range(MAX_INVARIANTS + 1))
+    assert _load_error(tmp_path, more) == ("more than 1000 invariants in one file; split or trim it", None)
+
+
+RULES_TOML = (
+    '''
+[[invariant]]
+name = "get-after-put"
+summary = "A block is got only after it was put."
+help = """
+A block is got
+after it is put.
+"""
+applies = 'target("put{n}", "edge")'
+formula = 'path("get{n}") implies previously(once(put))'
+
+[invariant.define.put]
+formula = 'path("put{n}")'
+says = "puts the block"
+
+[invariant.define.kept]
+formula = 'active("keep")'
+
+[[invariant]]
+name = "compared"
+summary = "Every step compares."
+formula = "compares"
+
+[invariant.define.compares]
+'''
+    + CLAUSE
+)
+
+
+def _rules(tmp_path: Path) -> list[Rule]:
+    path = tmp_path / "mine.toml"
+    path.write_text(RULES_TOML, encoding="utf-8")
+    return [to_rule(invariant) for invariant in load_file(path)]
+
+
+def test_an_invariants_rule_page_shows_its_formula_where_it_applies_and_its_definitions(tmp_path: Path) -> None:
+    fenced = "\n\n```\n{}\n```"
+    first, second = _rules(tmp_path)
+    assert first.doc == (
+        "A block is got\nafter it is put.\n\nFormula (must hold at every step of a scenario):"
+        + fenced.format('path("get{n}") implies previously(once(put))')
+        + "\n\nApplies to scenarios where this holds at some step:"
+        + fenced.format('target("put{n}", "edge")')
+        + "\n\n`put` (puts the block):"
+        + fenced.format('path("put{n}")')
+        + "\n\n`kept`:"
+        + fenced.format('active("keep")')
+    )
+    assert second.doc.startswith("Every step compares.\n\nFormula (must hold at every step of a scenario):")
+    assert first.meta.why == (
+        "The animation must tell a true story: a step that happens before its cause teaches the reader something false."
+    )
+    assert first.meta.location == (
+        "the step that breaks the invariant (its title underlined), with a trace of the steps that matter"
+    )
+    assert (first.meta.reports, second.meta.reports) == ((), ("invariant/undecided-text",))
+
+
+@pytest.mark.parametrize("name", ["", 5, None])
+def test_a_scenario_without_a_usable_id_is_named_by_its_index_and_an_untitled_step_underlines_nothing(
+    tmp_path: Path, name: Any
+) -> None:
+    data = _document(_step("", ["get0"]), _step("Get", ["get0"]), edges=("put0",))
+    data["scenarios"][0]["id"] = name
+    rule = _rules(tmp_path)[0]
+    found = list(rule.check(Document(path="x.json", raw=b"", text="", data=data), RuleContext()))
+    first = "get0 is animated in steps[0]"
+    second = 'get0 is animated in steps[1] ("Get")'
+    assert found == [
+        Finding(
+            "invariant/get-after-put",
+            f"in scenarios[0], {first}, but steps[0] is the first step, so no step comes before it",
+            pointer=S0,
+            trace=(TraceStep(S0, f"{first}: {BREAKS}"),),
+        ),
+        Finding(
+            "invariant/get-after-put",
+            f"in scenarios[0], {second}, but no step before this one puts the block",
+            pointer=S1,
+            trace=(TraceStep(S1, f"{second}: {BREAKS}", underline=f"{S1}/title"),),
+            underline=f"{S1}/title",
         ),
     ]
