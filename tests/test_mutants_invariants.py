@@ -323,6 +323,17 @@ S0, S1, S2, S3 = (f"/scenarios/0/steps/{n}" for n in range(4))
 BREAKS = "the invariant breaks here"
 
 EXPLANATIONS = [
+    (  # the trace names the last step before the break where a condition held
+        'path("c") implies previously(path("a"))',
+        [("One", ["a"]), ("Two", ["a"]), ("X", ["x"]), ("Use", ["c"])],
+        [
+            (
+                S3,
+                'c is animated in steps[3] ("Use"), but steps[2] ("X") is not a step that animates a',
+                [(S1, 'steps[1] ("Two") animates a'), (S3, f'c is animated in steps[3] ("Use"): {BREAKS}')],
+            )
+        ],
+    ),
     (  # a step with no title is named by its place alone
         'path("b") implies previously(path("a"))',
         [("", ["x"]), ("", ["b"])],
