@@ -323,6 +323,25 @@ S0, S1, S2, S3 = (f"/scenarios/0/steps/{n}" for n in range(4))
 BREAKS = "the invariant breaks here"
 
 EXPLANATIONS = [
+    (  # an 'implies' inside another operator fails where its consequent does
+        'historically(path("a") implies path("b"))',
+        [("One", ["a"]), ("Two", ["x"])],
+        [
+            (
+                S0,
+                'steps[0] ("One") breaks the invariant: steps[0] ("One") is not a step that animates b',
+                [(S0, 'steps[0] ("One") breaks the invariant: the invariant breaks here')],
+            ),
+            (
+                S1,
+                'steps[1] ("Two") breaks the invariant: steps[0] ("One") is not a step that animates b',
+                [
+                    (S0, 'steps[0] ("One") animates a'),
+                    (S1, 'steps[1] ("Two") breaks the invariant: the invariant breaks here'),
+                ],
+            ),
+        ],
+    ),
     (  # the trace names the last step before the break where a condition held
         'path("c") implies previously(path("a"))',
         [("One", ["a"]), ("Two", ["a"]), ("X", ["x"]), ("Use", ["c"])],
