@@ -222,6 +222,27 @@ def test_a_clause_is_shown_by_the_first_word_of_its_first_three_lists() -> None:
     assert show(parse("stored", DEFINED)) == "stored"
 
 
+def test_a_lone_surrogate_in_a_steps_text_is_searched_like_any_other_character(tmp_path: Path) -> None:
+    """JSON may hold half of a surrogate pair ("\\ud800"); RE2 reads UTF-8, which cannot: the rule crashed on it."""
+    invariants = _invariant('not text("Kept .$")', "text") + _invariant('not state("stage", "^Kept .$")', "state")
+    data = _document(_step("Use", ["b"]), _step("Store \ud800", ["a"], state={"stage": "Kept \udfff"}))
+    breaks = 'steps[1] ("Store \\ud800") breaks the invariant'
+    assert _lint(tmp_path, invariants, data) == [
+        (
+            "invariant/state",
+            S1,
+            f'in scenario "one", {breaks}: steps[1] ("Store \\ud800") has a state stage matching /^Kept .$/',
+            [(S1, f"{breaks}: {BREAKS}")],
+        ),
+        (
+            "invariant/text",
+            S1,
+            f'in scenario "one", {breaks}: steps[1] ("Store \\ud800") has text matching /Kept .$/',
+            [(S1, f"{breaks}: {BREAKS}")],
+        ),
+    ]
+
+
 # -- monitor.py: a clause definition's column ------------------------------------------------------------------------
 
 COMPARES_TABLE = {"acts": ["compare"], "outcomes": ["match"], "keys": ["key"]}
