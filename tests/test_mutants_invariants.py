@@ -427,6 +427,18 @@ EXPLANATIONS = [
             )
         ],
     ),
+    (  # '{' with no name in braces is a character of the glob, as in the key it matches
+        'path("k*?{") implies previously(path("a"))',
+        [("Use", ["kab{", "k{"])],
+        [
+            (
+                S0,
+                'kab{ is animated in steps[0] ("Use"), but steps[0] ("Use") is the first step, so no step comes '
+                "before it",
+                [(S0, f'kab{{ is animated in steps[0] ("Use"): {BREAKS}')],
+            )
+        ],
+    ),
     (
         'active("k") implies path("a")',
         [("Use", ["b"], ["k"])],
