@@ -19,6 +19,7 @@ from mechlint import lint
 from mechlint.config import load_config
 from mechlint.document import Document
 from mechlint.errors import ConfigError
+from mechlint.invariants import loader
 from mechlint.invariants.formula import FormulaError, Node, parse, show
 from mechlint.invariants.loader import load_file, to_rule
 from mechlint.invariants.monitor import StepView, candidate_bindings, evaluate, step_view, verb
@@ -962,3 +963,67 @@ def test_a_scenario_without_a_usable_id_is_named_by_its_index_and_an_untitled_st
             underline=f"{S1}/title",
         ),
     ]
+
+
+COMPARED_TOML = (
+    """
+[[invariant]]
+name = "get-after-compare"
+summary = "A block is got only after its key was compared."
+formula = 'path("get") implies previously(once(compares))'
+
+[invariant.define.compares]
+says = "compares the key"
+example = "The keys match."
+"""
+    + CLAUSE
+)
+IF_MATCH = "If the keys match, the entry is used."
+NOTE = (
+    f'in scenario "one", steps[0] ("{IF_MATCH}") is taken as a step that compares the key for '
+    "invariant/get-after-compare, but \"If the keys match\" could not be judged: it is under a condition ('if'); "
+    'if it does, say so plainly, e.g. "The keys match."'
+)
+
+
+@pytest.mark.parametrize(
+    ("steps", "found"),
+    [
+        (  # a verdict depends on the text it cannot judge, before the step it decides: a note there, none later
+            [(IF_MATCH, ["x"]), ("Get", ["get"]), (IF_MATCH, ["y"]), ("End", ["z"])],
+            [("invariant/undecided-text", f"{S0}/title", NOTE, [])],
+        ),
+        ([(IF_MATCH, ["x"]), ("End", ["z"])], []),  # no verdict depends on it: no note
+        (  # the step it cannot judge comes too late for the verdict: the error, no note
+            [("Get", ["get"]), (IF_MATCH, ["x"])],
+            [
+                (
+                    "invariant/get-after-compare",
+                    S0,
+                    'in scenario "one", get is animated in steps[0] ("Get"), but steps[0] ("Get") is the first step, '
+                    "so no step comes before it",
+                    [
+                        (S0, f'get is animated in steps[0] ("Get"): {BREAKS}'),
+                        (S1, f'steps[1] ("{IF_MATCH}") compares the key, but only after steps[0]'),
+                    ],
+                )
+            ],
+        ),
+    ],
+)
+def test_text_a_clause_cannot_judge_is_noted_where_a_verdict_depends_on_it(
+    tmp_path: Path, steps: list[tuple[str, list[str]]], found: list[tuple[str, str, str, list[tuple[str, str]]]]
+) -> None:
+    assert _lint(tmp_path, COMPARED_TOML, _document(*(_step(*step) for step in steps))) == found
+
+
+def test_the_built_in_invariants_come_from_their_prebuilt_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unread(path: Path) -> None:
+        raise AssertionError(f"{path} was read and validated again")
+
+    monkeypatch.setattr(loader, "load_file", unread)
+    loader.builtin_rules.cache_clear()
+    try:
+        assert [rule.meta.id for rule in loader.builtin_rules()] == ["invariant/reuse-after-store-and-compare"]
+    finally:
+        loader.builtin_rules.cache_clear()
