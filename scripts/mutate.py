@@ -85,6 +85,7 @@ MODULE_TESTS = {
         "tests/test_prose.py",
     ),
     "mechlint/invariants/monitor.py": ("tests/test_invariant_subjects.py",),
+    "mechlint/invariants/wording.py": ("tests/test_clause_analysis.py", "tests/test_invariant_subjects.py"),
     "mechlint/provenance/worktree.py": (
         "tests/test_worktree_state.py",
         "tests/test_attest.py",

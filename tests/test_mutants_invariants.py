@@ -1027,3 +1027,125 @@ def test_the_built_in_invariants_come_from_their_prebuilt_data(monkeypatch: pyte
         assert [rule.meta.id for rule in loader.builtin_rules()] == ["invariant/reuse-after-store-and-compare"]
     finally:
         loader.builtin_rules.cache_clear()
+
+
+# -- wording.py: the notes on text a clause cannot judge, and the hint an error adds ----------------------------------
+
+NEVER = "It never compares the key."
+AFTER_PUT = 'path("get") implies previously(once(compares and previously(once(path("put")))))'
+HINT = '; a step counts when its title, description or state says that it compares the key, e.g. "The keys match."'
+
+
+def _wording_toml(formula: str, says: bool = True, example: bool = True) -> str:
+    lines = ["[[invariant]]", 'name = "w"', 'summary = "s"', f"formula = '{formula}'", "[invariant.define.compares]"]
+    lines += ['says = "compares the key"'] * says + ['example = "The keys match."'] * example
+    return "\n".join(lines) + "\n" + CLAUSE
+
+
+def _wording(tmp_path: Path, toml: str, *steps: dict[str, Any]) -> list[tuple[str, str, tuple[int, int] | None, str]]:
+    path = tmp_path / "mine.toml"
+    path.write_text(toml, encoding="utf-8")
+    (rule,) = [to_rule(invariant) for invariant in load_file(path)]
+    document = Document(path="x.json", raw=b"", text="", data=_document(*steps))
+    return [(f.rule_id, f.pointer, f.span, f.message) for f in rule.check(document, RuleContext())]
+
+
+def _get(title: str, where: str, tail: str) -> tuple[str, str, None, str]:
+    return ("invariant/w", where, None, f'in scenario "one", get is animated in {title}, but {tail}')
+
+
+@pytest.mark.parametrize(
+    ("toml", "steps", "found"),
+    [
+        (  # the nearest earlier step that says no, never the breaking step itself nor a later one
+            _wording_toml('path("get") implies previously(once(compares))'),
+            [
+                _step(NEVER, ["a"]),
+                _step("The key is never compared.", ["b"]),
+                _step("Get; it never compares the key.", ["get"]),
+                _step(NEVER, ["c"]),
+            ],
+            [
+                _get(
+                    'steps[2] ("Get; it never compares the key.")',
+                    S2,
+                    "no step before this one compares the key"
+                    + HINT
+                    + ' (steps[1] ("The key is never compared.") does not count: "The key is never compared": it is '
+                    "negated ('never'))",
+                )
+            ],
+        ),
+        (  # the first step too
+            _wording_toml('path("get") implies previously(once(compares))'),
+            [_step(NEVER, ["a"]), _step("Wait.", ["b"]), _step("Get.", ["get"])],
+            [
+                _get(
+                    'steps[2] ("Get.")',
+                    S2,
+                    "no step before this one compares the key"
+                    + HINT
+                    + ' (steps[0] ("It never compares the key.") does not count: "It never compares the key": it is '
+                    "negated ('never'))",
+                )
+            ],
+        ),
+        (  # only earlier steps
+            _wording_toml('path("get") implies previously(once(compares))'),
+            [_step("Wait.", ["b"]), _step("Get.", ["get"]), _step(NEVER, ["a"])],
+            [_get('steps[1] ("Get.")', S1, "no step before this one compares the key" + HINT)],
+        ),
+        (  # text it cannot judge before the event is no near miss
+            _wording_toml(AFTER_PUT),
+            [_step("If the keys match, the entry is used.", ["a"]), _step("Put.", ["put"]), _step("Get.", ["get"])],
+            [
+                _get(
+                    'steps[2] ("Get.")',
+                    S2,
+                    'no step compares the key after put is animated in steps[1] ("Put.") and before this one' + HINT,
+                )
+            ],
+        ),
+        (  # no example: no hint
+            _wording_toml('path("get") implies previously(once(compares))', example=False),
+            [_step(NEVER, ["a"]), _step("Get.", ["get"])],
+            [_get('steps[1] ("Get.")', S1, "no step before this one compares the key")],
+        ),
+        (  # the note at the very step whose verdict depends on it; a definition without says is named
+            _wording_toml('path("get") implies once(compares)', says=False),
+            [_step("Get. If the keys match, the entry is used.", ["get"])],
+            [
+                (
+                    "invariant/undecided-text",
+                    f"{S0}/title",
+                    (5, 22),
+                    'in scenario "one", steps[0] ("Get. If the keys match, the entry is used.") is taken as a step '
+                    'that satisfies compares for invariant/w, but "If the keys match" could not be judged: it is '
+                    "under a condition ('if'); if it does, say so plainly, e.g. \"The keys match.\"",
+                )
+            ],
+        ),
+        (  # one note for two bindings that depend on the same step; in a state value, where it is
+            _wording_toml('path("get{n}") implies previously(once(compares))'),
+            [
+                _step("Wait.", ["a"], state={"stage": "Check: if the keys match"}),
+                _step("Get.", ["get0"]),
+                _step("Get.", ["get1"]),
+            ],
+            [
+                (
+                    "invariant/undecided-text",
+                    f"{S0}/state/stage",
+                    (7, 24),
+                    'in scenario "one", steps[0] ("Wait.") is taken as a step that compares the key for invariant/w, '
+                    "but \"if the keys match\" could not be judged: it is under a condition ('if'); if it does, say "
+                    'so plainly, e.g. "The keys match."',
+                )
+            ],
+        ),
+    ],
+)
+def test_an_invariant_over_a_clause_says_which_wording_counts(
+    tmp_path: Path, toml: str, steps: list[dict[str, Any]], found: list[tuple[str, str, Any, str]]
+) -> None:
+    assert _wording(tmp_path, toml, *steps) == found
