@@ -1054,6 +1054,22 @@ def _get(title: str, where: str, tail: str) -> tuple[str, str, None, str]:
     return ("invariant/w", where, None, f'in scenario "one", get is animated in {title}, but {tail}')
 
 
+def test_words_around_a_lone_surrogate_are_underlined_where_they_are(tmp_path: Path) -> None:
+    """The clause analysis reads U+FFFD for a lone surrogate (``saferegex.searchable``): at the same place."""
+    toml = _wording_toml('path("get") implies previously(once(compares))')
+    steps = (_step("If the keys\ud800 match, the entry is used.", ["a"]), _step("Get.", ["get"]))
+    assert _wording(tmp_path, toml, *steps) == [
+        (
+            "invariant/undecided-text",
+            f"{S0}/title",
+            (0, 18),
+            'in scenario "one", steps[0] ("If the keys\\ud800 match, the entry is used.") is taken as a step that '
+            'compares the key for invariant/w, but "If the keys\ufffd match" could not be judged: it is under a '
+            "condition ('if'); if it does, say so plainly, e.g. \"The keys match.\"",
+        )
+    ]
+
+
 @pytest.mark.parametrize(
     ("toml", "steps", "found"),
     [
