@@ -1122,6 +1122,19 @@ def test_words_around_a_lone_surrogate_are_underlined_where_they_are(tmp_path: P
                 )
             ],
         ),
+        (  # a definition without says is named in the hint as in the message
+            _wording_toml('path("get") implies previously(once(compares))', says=False),
+            [_step(NEVER, ["a"]), _step("Get.", ["get"])],
+            [
+                _get(
+                    'steps[1] ("Get.")',
+                    S1,
+                    "no step before this one satisfies compares; a step counts when its title, description or state "
+                    'says that it satisfies compares, e.g. "The keys match." (steps[0] ("It never compares the key.") '
+                    "does not count: \"It never compares the key\": it is negated ('never'))",
+                )
+            ],
+        ),
         (  # no example: no hint
             _wording_toml('path("get") implies previously(once(compares))', example=False),
             [_step(NEVER, ["a"]), _step("Get.", ["get"])],
