@@ -86,6 +86,7 @@ MODULE_TESTS = {
     ),
     "mechlint/invariants/monitor.py": ("tests/test_invariant_subjects.py",),
     "mechlint/invariants/wording.py": ("tests/test_clause_analysis.py", "tests/test_invariant_subjects.py"),
+    "mechlint/invariants/sentences.py": ("tests/test_clause_analysis.py",),
     "mechlint/provenance/worktree.py": (
         "tests/test_worktree_state.py",
         "tests/test_attest.py",
