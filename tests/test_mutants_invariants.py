@@ -23,8 +23,9 @@ from mechlint.invariants import loader
 from mechlint.invariants.formula import FormulaError, Node, parse, show
 from mechlint.invariants.loader import load_file, to_rule
 from mechlint.invariants.monitor import StepView, candidate_bindings, evaluate, step_view, verb
+from mechlint.invariants.sentences import clauses, sentences, split_word
 from mechlint.invariants.textsearch import may_anchor, text_column, text_column_plain
-from mechlint.invariants.vocabulary import values_of
+from mechlint.invariants.vocabulary import values_of, vocabulary
 from mechlint.model import Finding, TraceStep
 from mechlint.rules import Rule, RuleContext
 from mechlint.safety import saferegex
@@ -1178,3 +1179,101 @@ def test_an_invariant_over_a_clause_says_which_wording_counts(
     tmp_path: Path, toml: str, steps: list[dict[str, Any]], found: list[tuple[str, str, Any, str]]
 ) -> None:
     assert _wording(tmp_path, toml, *steps) == found
+
+
+# -- sentences.py: a step's text as sentences, and a sentence as clauses ---------------------------------------------
+
+CLAUSE_WORDS = vocabulary(values_of({"acts": ["compare", "check"], "outcomes": ["match"], "keys": ["key", "tag"]}))
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        (
+            "Do the keys match? No, they differ. Fine",
+            [
+                ([("do", 0, 2), ("the", 3, 6), ("keys", 7, 11), ("match", 12, 17)], True, True),
+                ([("no", 19, 21), (",", 21, 22), ("they", 23, 27), ("differ", 28, 34)], False, False),
+                ([("fine", 36, 40)], False, False),
+            ],
+        ),
+        ("The keys match", [([("the", 0, 3), ("keys", 4, 8), ("match", 9, 14)], False, False)]),
+        ("A. B", [([("a", 0, 1)], False, False), ([("b", 3, 4)], False, False)]),
+        ("Do they match?", [([("do", 0, 2), ("they", 3, 7), ("match", 8, 13)], True, False)]),
+        (
+            "Do they match? Yes.",
+            [([("do", 0, 2), ("they", 3, 7), ("match", 8, 13)], True, False), ([("yes", 15, 18)], False, False)],
+        ),
+        (  # a line break ends a sentence too
+            "Is it stored?\nNo",
+            [([("is", 0, 2), ("it", 3, 5), ("stored", 6, 12)], True, True), ([("no", 14, 16)], False, False)],
+        ),
+        (
+            "Won’t it. They'll",
+            [
+                ([("will", 0, 5), ("not", 0, 5), ("it", 6, 8)], False, False),
+                ([("they", 10, 17), ("will", 10, 17)], False, False),
+            ],
+        ),
+    ],
+)
+def test_a_text_is_read_as_sentences_each_a_question_or_not_and_answered_no_or_not(
+    text: str, found: list[tuple[list[tuple[str, int, int]], bool, bool]]
+) -> None:
+    assert sentences(text) == found
+
+
+@pytest.mark.parametrize(
+    ("token", "words"),
+    [
+        ("can't", ("can", "not")),
+        ("won't", ("will", "not")),
+        ("cannot", ("can", "not")),
+        ("doesn't", ("does", "not")),
+        ("it'll", ("it", "will")),
+        ("we'd", ("we", "would")),
+        ("key's", ("key",)),
+        ("keys", ("keys",)),
+    ],
+)
+def test_a_word_with_an_apostrophe_is_read_as_the_words_it_stands_for(token: str, words: tuple[str, ...]) -> None:
+    assert split_word(token) == words
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        (  # what a predicate of comparing is about: no new clause
+            "The server checks whether the key matches",
+            [(("the", "server", "checks", "whether", "the", "key", "matches"), 0, 41, "")],
+        ),
+        (
+            "The key matches if the entry is fresh",
+            [(("the", "key", "matches"), 0, 15, ""), (("if", "the", "entry", "is", "fresh"), 16, 37, "if")],
+        ),
+        (
+            "If the keys match, the entry is used",
+            [(("if", "the", "keys", "match"), 0, 17, "if"), (("the", "entry", "is", "used"), 19, 36, "")],
+        ),
+        (  # two subjects joined before their predicate: one clause
+            "The stored tag and the page number match",
+            [(("the", "stored", "tag", "and", "the", "page", "number", "match"), 0, 40, "")],
+        ),
+        (
+            "The key is compared and the entry is used",
+            [(("the", "key", "is", "compared"), 0, 19, ""), (("and", "the", "entry", "is", "used"), 20, 41, "and")],
+        ),
+        (
+            "The tag is checked or the key matches",
+            [(("the", "tag", "is", "checked"), 0, 18, ""), (("or", "the", "key", "matches"), 19, 37, "or")],
+        ),
+        (  # "that" after a word that is no act or outcome of comparing starts a clause
+            "It finds that the hashes differ",
+            [(("it", "finds"), 0, 8, ""), (("that", "the", "hashes", "differ"), 9, 31, "that")],
+        ),
+        ("The entry whether", [(("the", "entry"), 0, 9, ""), (("whether",), 10, 17, "whether")]),
+    ],
+)
+def test_a_sentence_is_read_as_clauses(text: str, found: list[tuple[tuple[str, ...], int, int, str]]) -> None:
+    ((sentence, _, _),) = sentences(text)
+    assert [(c.words, c.start, c.end, c.marker) for c in clauses(sentence, CLAUSE_WORDS)] == found
