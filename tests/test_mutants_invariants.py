@@ -1272,6 +1272,13 @@ def test_a_word_with_an_apostrophe_is_read_as_the_words_it_stands_for(token: str
             [(("it", "finds"), 0, 8, ""), (("that", "the", "hashes", "differ"), 9, 31, "that")],
         ),
         ("The entry whether", [(("the", "entry"), 0, 9, ""), (("whether",), 10, 17, "whether")]),
+        (  # joined to the clause just before, which has no predicate of comparing, not to an earlier one
+            "The key matches, the tag is old and the entry is used",
+            [
+                (("the", "key", "matches"), 0, 15, ""),
+                (("the", "tag", "is", "old", "and", "the", "entry", "is", "used"), 17, 53, ""),
+            ],
+        ),
     ],
 )
 def test_a_sentence_is_read_as_clauses(text: str, found: list[tuple[tuple[str, ...], int, int, str]]) -> None:
