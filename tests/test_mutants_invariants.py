@@ -25,7 +25,7 @@ from mechlint.invariants.loader import load_file, to_rule
 from mechlint.invariants.monitor import StepView, candidate_bindings, evaluate, step_view, verb
 from mechlint.invariants.sentences import clauses, sentences, split_word
 from mechlint.invariants.textsearch import may_anchor, text_column, text_column_plain
-from mechlint.invariants.vocabulary import values_of, vocabulary
+from mechlint.invariants.vocabulary import show_clause, values_of, vocabulary
 from mechlint.model import Finding, TraceStep
 from mechlint.rules import Rule, RuleContext
 from mechlint.safety import saferegex
@@ -1284,3 +1284,63 @@ def test_a_word_with_an_apostrophe_is_read_as_the_words_it_stands_for(token: str
 def test_a_sentence_is_read_as_clauses(text: str, found: list[tuple[tuple[str, ...], int, int, str]]) -> None:
     ((sentence, _, _),) = sentences(text)
     assert [(c.words, c.start, c.end, c.marker) for c in clauses(sentence, CLAUSE_WORDS)] == found
+
+
+# -- vocabulary.py: a clause table as values, and the word forms it stands for ---------------------------------------
+
+EVERY_LIST = {
+    "acts": ["Look  Up", "verify"],
+    "outcomes": ["match"],
+    "keys": ["key", "entry", "cache tag"],
+    "entries": ["record"],
+    "places": ["table"],
+    "alike": ["same"],
+    "bearers": ["hold"],
+    "negations": ["not"],
+    "hypothetical": ["would"],
+    "conditional": ["if"],
+    "obligation": ["must"],
+    "later": ["then"],
+    "boundaries": ["when", "so that"],
+    "complements": ["that"],
+}
+LOOK_UP = ("look", "lookd", "looked", "lookes", "looking", "lookked", "lookking", "looks")
+VERIFY = {
+    "verified",
+    "verifies",
+    "verify",
+    "verifyd",
+    "verifyed",
+    "verifyes",
+    "verifying",
+    "verifys",
+    "verifyyed",
+    "verifyying",
+}
+MATCH = {"match", "matchd", "matched", "matches", "matchhed", "matchhing", "matching", "matchs"}
+
+
+def test_a_clause_table_becomes_one_value_per_list_with_the_defaults_for_the_rest() -> None:
+    assert values_of(EVERY_LIST)[:3] == ("acts=look up|verify", "outcomes=match", "keys=key|entry|cache tag")
+    assert values_of({"acts": ["compare"]})[1:] == values_of({})[1:]  # a list not given: its default
+    assert values_of({"acts": []})[0] == "acts="  # given empty: empty
+
+
+def test_a_vocabulary_holds_each_lists_forms_phrases_and_the_words_that_start_them() -> None:
+    vocab = vocabulary(values_of(EVERY_LIST))
+    assert vocab.words["acts"] == VERIFY  # verbs: their regular forms
+    assert vocab.phrases["acts"] == tuple((form, "up") for form in LOOK_UP)
+    assert (vocab.listed["acts"], vocab.starts["acts"]) == ({"verify"}, set(LOOK_UP))
+    assert vocab.words["outcomes"] == MATCH
+    assert vocab.words["keys"] == {"entries", "entry", "entryes", "entrys", "key", "keyes", "keys"}  # nouns: plurals
+    assert vocab.phrases["keys"] == (("cache", "tag"), ("cachees", "tag"), ("caches", "tag"))
+    assert vocab.words["alike"] == {"same"}  # a list of other words: as written
+    assert vocab.grammar == {"not", "would", "if", "must", "when", "so"}
+    assert vocab.predicates == {*VERIFY, *LOOK_UP, *MATCH, "same"}
+    assert vocab.has("boundaries", "when") and not vocab.has("boundaries", "so")
+
+
+def test_a_clause_table_is_shown_as_the_lists_it_gives() -> None:
+    assert show_clause("c", {"acts": ["compare", "look up"], "keys": ["key"]}) == (
+        '[invariant.define.c.clause]\nacts = ["compare", "look up"]\nkeys = ["key"]'
+    )
