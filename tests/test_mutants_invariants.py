@@ -1330,7 +1330,7 @@ def test_a_vocabulary_holds_each_lists_forms_phrases_and_the_words_that_start_th
     vocab = vocabulary(values_of(EVERY_LIST))
     assert vocab.words["acts"] == VERIFY  # verbs: their regular forms
     assert vocab.phrases["acts"] == tuple((form, "up") for form in LOOK_UP)
-    assert (vocab.listed["acts"], vocab.starts["acts"]) == ({"verify"}, set(LOOK_UP))
+    assert (vocab.listed["acts"], vocab.starts["acts"]) == (frozenset({"verify"}), frozenset(LOOK_UP))
     assert vocab.words["outcomes"] == MATCH
     assert vocab.words["keys"] == {"entries", "entry", "entryes", "entrys", "key", "keyes", "keys"}  # nouns: plurals
     assert vocab.phrases["keys"] == (("cache", "tag"), ("cachees", "tag"), ("caches", "tag"))
