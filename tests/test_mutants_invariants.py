@@ -1338,6 +1338,8 @@ def test_a_vocabulary_holds_each_lists_forms_phrases_and_the_words_that_start_th
     assert vocab.grammar == {"not", "would", "if", "must", "when", "so"}
     assert vocab.predicates == {*VERIFY, *LOOK_UP, *MATCH, "same"}
     assert vocab.has("boundaries", "when") and not vocab.has("boundaries", "so")
+    played = {"play", "playd", "played", "playes", "playing", "plays", "playyed", "playying"}  # a vowel before y
+    assert vocabulary(values_of({"acts": ["play"]})).words["acts"] == played
 
 
 def test_a_clause_table_is_shown_as_the_lists_it_gives() -> None:
