@@ -29,13 +29,15 @@ class _Explainer:
         binding: Mapping[str, str],
         says: Mapping[str, str],
         numbers: list[int],
+        current: int,
     ) -> None:
         self.columns = columns
         self.steps = steps
         self.binding = binding
         self.says = says
         self.numbers = numbers
-        self.current = -1
+        #: the step that breaks the invariant
+        self.current = current
 
     def number(self, index: int) -> str:
         """The step as the JSON document indexes it (``steps[3]``); ``index`` counts the steps that are objects."""
@@ -163,8 +165,7 @@ def explain(
 
     ``numbers`` are the steps' indexes in the document (the default: their positions).
     """
-    explainer = _Explainer(columns, steps, binding, says, numbers or list(range(len(steps))))
-    explainer.current = index
+    explainer = _Explainer(columns, steps, binding, says, numbers or list(range(len(steps))), index)
     if root.op == "implies":
         antecedent, consequent = root.args
         lead = explainer.subject(antecedent, index) if antecedent.op in (*ATOMS, "ref") else explainer.label(index)

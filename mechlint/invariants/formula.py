@@ -147,13 +147,12 @@ class _Parser:
             return self.tokens[self.index]
         return ("end", "", len(self.text))
 
-    def take(self, value: str) -> int:
+    def take(self, value: str) -> None:
         kind, text, offset = self.peek()
         if text != value or kind == "string":
             found = "the end of the formula" if kind == "end" else repr(text)
             raise FormulaError(f"expected {value!r}, found {found}", offset)
         self.index += 1
-        return offset
 
     def parse(self) -> Node:
         node = self.implies()
@@ -223,7 +222,7 @@ class _Parser:
             return Node("ref", (self.definitions[text],), (text,))
         known = ", ".join(sorted(self.definitions)) or "none"
         raise FormulaError(
-            f"unknown name {text!r}; use active, path, text, state, an operator, or a definition ({known})", offset
+            f"unknown name {text!r}; use {', '.join(ATOMS)}, an operator, or a definition ({known})", offset
         )
 
     def atom(self, name: str, offset: int) -> Node:

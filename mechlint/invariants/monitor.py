@@ -20,7 +20,7 @@ from typing import Any
 from mechlint.invariants.formula import ATOMS, KEY_ATOMS, MAX_KEY, Node, glob_pattern, show
 from mechlint.invariants.textsearch import text_column
 from mechlint.records import Record
-from mechlint.safety.saferegex import compile_pattern
+from mechlint.safety.saferegex import compile_pattern, searchable
 
 MAX_TEXT = 10_000  # characters of one step's text that a regex sees
 MAX_BINDINGS = 10_000
@@ -62,9 +62,11 @@ def step_view(step: Mapping[str, Any]) -> StepView:
         return frozenset(item for item in value if isinstance(item, str)) if isinstance(value, list) else frozenset()
 
     state_raw = step.get("state")
-    state = {k: v for k, v in state_raw.items() if isinstance(v, str)} if isinstance(state_raw, dict) else {}
+    state = (
+        {k: searchable(v) for k, v in state_raw.items() if isinstance(v, str)} if isinstance(state_raw, dict) else {}
+    )
     parts = [step.get("title"), step.get("description"), *state.values()]
-    text = "\n".join(part for part in parts if isinstance(part, str))[:MAX_TEXT]
+    text = searchable("\n".join(part for part in parts if isinstance(part, str))[:MAX_TEXT])
     title = step.get("title")
     return StepView(
         title if isinstance(title, str) else "", text, strings(step.get("active")), strings(step.get("paths")), state
@@ -152,7 +154,7 @@ def _unique_postorder(root: Node) -> list[Node]:
     return order
 
 
-def clause_column(node: Node, steps: list[StepView], undecided: bool = True) -> list[bool]:
+def clause_column(node: Node, steps: list[StepView], undecided: bool) -> list[bool]:
     """Whether each step's text says what a clause definition describes.
 
     ``undecided`` is the value at a step whose text it cannot judge.

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from mechlint.safety.saferegex import compile_pattern
 
-__all__ = ["text_column", "text_column_plain"]
+__all__ = ["may_anchor", "text_column", "text_column_plain"]
 
 Text = TypeVar("Text", str, bytes)
 
@@ -33,13 +33,13 @@ def text_column(pattern: str, texts: list[str]) -> list[bool]:
     the texts joined by line breaks every match a text has is still a match
     (to ``\\b`` and ``\\B`` a line break is a non-word character, as the edge
     of a text is), unless the pattern has an anchor: a pattern that may have
-    one (``^``, ``$``, ``\\A``, ``\\z``, see :func:`_anchors_text`) is searched
+    one (``^``, ``$``, ``\\A``, ``\\z``, see :func:`may_anchor`) is searched
     text by text. So the first match from the start of a text on says that
     the texts before the one it starts in have none; that one is searched on
     its own (the match may run on into the next text), and the search goes on
     from the next text.
     """
-    if len(texts) < 2 or _anchors_text(pattern):
+    if len(texts) < 2 or may_anchor(pattern):
         return text_column_plain(pattern, texts)
     matcher = compile_pattern(pattern)
     try:
@@ -68,7 +68,7 @@ def _column(search: Callable[[Text, int], Any], texts: list[Text], separator: Te
 
 
 @cache
-def _anchors_text(pattern: str) -> bool:
+def may_anchor(pattern: str) -> bool:
     """Whether ``pattern`` may hold ``^``, ``$``, ``\\A``, ``\\z`` or ``\\Z`` outside a class; ``True`` when unsure."""
     if "^" not in pattern and "$" not in pattern and "\\" not in pattern:
         return False

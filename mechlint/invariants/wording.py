@@ -19,6 +19,7 @@ from mechlint.invariants.formula import Node
 from mechlint.invariants.monitor import StepView
 from mechlint.model import Finding
 from mechlint.rules.invariant.undecided_text import META as UNDECIDED_TEXT_RULE
+from mechlint.safety.saferegex import searchable
 
 if TYPE_CHECKING:
     from mechlint.invariants.invariant import Invariant
@@ -54,8 +55,8 @@ def _field(step: Mapping[str, Any], pointer: str, words: str) -> tuple[str, tupl
     if isinstance(state, dict):
         fields += [(f"state/{key.replace('~', '~0').replace('/', '~1')}", value) for key, value in state.items()]
     for name, value in fields:
-        if isinstance(value, str) and words and words in value:
-            start = value.index(words)
+        if isinstance(value, str) and words and words in searchable(value):  # what the clause analysis read
+            start = searchable(value).index(words)
             return f"{pointer}/{name}", (start, start + len(words))
     return pointer, None
 

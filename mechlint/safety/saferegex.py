@@ -18,6 +18,7 @@ from typing import Any, Protocol
 MAX_PATTERN = 1000
 _NESTED = re.compile(r"\((?:[^()\\]|\\.)*[*+}](?:[^()\\]|\\.)*\)[*+{]|\((?:[^()\\]|\\.)*\|(?:[^()\\]|\\.)*\)[*+{]")
 _UNSUPPORTED = re.compile(r"\\[1-9]|\(\?<?[=!]|\(\?P=|\(\?\(")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 class Matcher(Protocol):
@@ -63,3 +64,12 @@ def compile_pattern(pattern: str) -> Matcher:
         return re.compile(pattern)
     except re.error as error:
         raise UnsafePattern(f"invalid regular expression: {error}") from None
+
+
+def searchable(text: str) -> str:
+    """``text`` with each lone surrogate as U+FFFD, at the same place: what a pattern can search.
+
+    JSON may hold a lone surrogate (``"\\ud800"``, half of a pair), and so may a
+    step's text; RE2 reads UTF-8, which cannot hold one, and fails on it.
+    """
+    return text if text.isascii() else _SURROGATE.sub("\ufffd", text)
