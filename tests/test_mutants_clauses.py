@@ -198,8 +198,8 @@ def test_the_wording_hint_names_a_definition_without_says(tmp_path: Path, seed_d
     assert [(r.pointer, r.message) for r in results] == [
         (
             "/scenarios/0/steps/3",
-            'in scenario "compatible-hit", reuse0 and reuse1 are animated in steps[3] ("Use the blocks"), but no step up '
-            "to this one satisfies checks_key; a step counts when its title, description or state says that it "
+            'in scenario "compatible-hit", reuse0 and reuse1 are animated in steps[3] ("Use the blocks"), but no step '
+            "up to this one satisfies checks_key; a step counts when its title, description or state says that it "
             'satisfies checks_key, e.g. "the key of B is compared with the stored key" (steps[2] ("B and the entry") '
             "does not count: \"The cache never compares the key\": it is negated ('never'))",
         )
@@ -235,8 +235,8 @@ def test_the_near_miss_is_the_nearest_step_before(
     assert [(r.pointer, r.message) for r in results] == [
         (
             "/scenarios/0/steps/3",
-            'in scenario "compatible-hit", reuse0 and reuse1 are animated in steps[3] ("Use the blocks"), but no step up '
-            "to this one satisfies checks_key; a step counts when its title, description or state says that it "
+            'in scenario "compatible-hit", reuse0 and reuse1 are animated in steps[3] ("Use the blocks"), but no step '
+            "up to this one satisfies checks_key; a step counts when its title, description or state says that it "
             'satisfies checks_key, e.g. "the key of B is compared with the stored key"' + said,
         )
     ]

@@ -423,9 +423,9 @@ EXPLANATIONS = [
         [
             (
                 S0,
-                'reuse0, reuse1 is animated in steps[0] ("Use"), but steps[0] ("Use") is the first step, so no step '
-                "comes before it",
-                [(S0, f'reuse0, reuse1 is animated in steps[0] ("Use"): {BREAKS}')],
+                'reuse0 and reuse1 are animated in steps[0] ("Use"), but steps[0] ("Use") is the first step, so no '
+                "step comes before it",
+                [(S0, f'reuse0 and reuse1 are animated in steps[0] ("Use"): {BREAKS}')],
             )
         ],
     ),
@@ -1276,7 +1276,9 @@ def test_a_word_with_an_apostrophe_is_read_as_the_words_it_stands_for(token: str
             "The key matches, the tag is old and the entry is used",
             [
                 (("the", "key", "matches"), 0, 15, ""),
-                (("the", "tag", "is", "old", "and", "the", "entry", "is", "used"), 17, 53, ""),
+                # a clause with an auxiliary ends before the next "and" (not one clause to the end)
+                (("the", "tag", "is", "old"), 17, 31, ""),
+                (("and", "the", "entry", "is", "used"), 32, 53, "and"),
             ],
         ),
     ],

@@ -501,4 +501,5 @@ def test_naming_source_files_shows_only_their_diffs(repo: Path, capsys: pytest.C
     assert code == 1 and [s["path"] for s in chosen["sources"]] == ["content/notes.md"]
     assert [(s["path"], s["status"]) for s in gone["sources"]] == [("content/old.md", "deleted")]
     write(repo, "content/unchanged.md", ARTICLE)  # a file no changed source has: nothing to show
-    assert as_json(capsys, "content/unchanged.md") == (0, {"version": 1, "changed": 0, "sources": [], "not_compared": []})
+    nothing = {"version": 1, "changed": 0, "sources": [], "not_compared": []}
+    assert as_json(capsys, "content/unchanged.md") == (0, nothing)

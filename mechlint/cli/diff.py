@@ -10,12 +10,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NamedTuple, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from mechlint.cli.exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, error
 from mechlint.cli.inputs import RootOption, provenance_or_exit
+from mechlint.records import Record
 
 if TYPE_CHECKING:
     from mechlint.provenance.resolve import Provenance
@@ -104,7 +105,7 @@ def _only(named: list[Path], matched: set[str]) -> Callable[[Source, Drift], boo
     return chosen
 
 
-class Uncompared(NamedTuple):
+class Uncompared(Record):
     """A source that does not hold its pinned bytes but has nothing to diff: why, and where it is cited."""
 
     path: str

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from mechlint.document import Document
 from mechlint.document.story import shown_text
 from mechlint.document.views import as_object, quote, scenarios, steps
 from mechlint.model import Finding, Level
+from mechlint.records import Record
 from mechlint.rules import Example, Option, RuleContext, RuleMeta
 
 META = RuleMeta(
@@ -43,7 +43,7 @@ META = RuleMeta(
 )
 
 
-class Shortfall(NamedTuple):
+class Shortfall(Record):
     """A step too short to read: where its duration is, and what the text needs."""
 
     pointer: str  # the step's ``duration``
