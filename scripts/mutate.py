@@ -70,6 +70,11 @@ TESTS_ALWAYS = {
     "mechlint/invariants/": ("tests/test_invariant_state_atom.py", "tests/test_invariants.py"),
 }
 
+#: the provenance rules' own test files, which most of their modules need whole
+_PROVENANCE_RULE_TESTS = tuple(
+    f"tests/test_provenance{part}.py" for part in ("", "_advice", "_facts", "_gone", "_pairs", "_truth")
+)
+
 #: the tests for a module where naming it picks too many slow end-to-end files, or too few
 MODULE_TESTS = {
     "mechlint/rules/a11y/reading_time.py": ("tests/test_prose.py",),
@@ -112,14 +117,7 @@ MODULE_TESTS = {
         "tests/test_provenance_gone.py",
         "tests/test_provenance_truth.py",
     ),
-    "mechlint/rules/provenance/digest_mismatch.py": (
-        "tests/test_provenance.py",
-        "tests/test_provenance_advice.py",
-        "tests/test_provenance_facts.py",
-        "tests/test_provenance_gone.py",
-        "tests/test_provenance_pairs.py",
-        "tests/test_provenance_truth.py",
-    ),
+    "mechlint/rules/provenance/digest_mismatch.py": _PROVENANCE_RULE_TESTS,
     "mechlint/rules/provenance/frozen_resolved.py": (
         "tests/test_checkout_shapes.py",
         "tests/test_provenance_advice.py",
@@ -137,28 +135,14 @@ MODULE_TESTS = {
         "tests/test_provenance_pairs.py",
         "tests/test_provenance_truth.py",
     ),
-    "mechlint/rules/provenance/missing_source.py": (
-        "tests/test_provenance.py",
-        "tests/test_provenance_advice.py",
-        "tests/test_provenance_facts.py",
-        "tests/test_provenance_gone.py",
-        "tests/test_provenance_pairs.py",
-        "tests/test_provenance_truth.py",
-    ),
+    "mechlint/rules/provenance/missing_source.py": _PROVENANCE_RULE_TESTS,
     "mechlint/rules/provenance/history_unavailable.py": (
         "tests/test_hostile_git.py",
         "tests/test_provenance.py",
         "tests/test_provenance_advice.py",
         "tests/test_provenance_facts.py",
     ),
-    "mechlint/rules/provenance/__init__.py": (
-        "tests/test_provenance.py",
-        "tests/test_provenance_advice.py",
-        "tests/test_provenance_facts.py",
-        "tests/test_provenance_gone.py",
-        "tests/test_provenance_pairs.py",
-        "tests/test_provenance_truth.py",
-    ),
+    "mechlint/rules/provenance/__init__.py": _PROVENANCE_RULE_TESTS,
     "mechlint/run/changed.py": (
         "tests/test_worktree_state.py",
         "tests/test_adoption.py",
