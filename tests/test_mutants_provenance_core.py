@@ -964,3 +964,61 @@ def test_stored_leaves_a_crlf_file_git_stores_as_it_is(repo: Path) -> None:
     finally:
         checkout.close()
         history.close()
+
+
+# -- services: the per-run services, built lazily and closed once ---------------------------------------------------
+
+
+def test_the_run_services_flush_and_close_only_what_was_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mechlint.provenance.services import RunServices
+
+    flushed: list[object] = []
+    monkeypatch.setattr(Provenance, "flush", lambda self: flushed.append(self))
+    idle = RunServices(tmp_path)
+    idle.flush()  # nothing built: nothing to flush or close, and no error
+    idle.close()
+    assert flushed == []
+    services = RunServices(tmp_path)
+    first = services.provenance()
+    assert services.provenance() is first  # built once
+    services.flush()
+    assert flushed == [first]
+    services.close()
+    again = services.provenance()  # closed: the next run's call builds a new one
+    assert again is not first
+    services.close()
+
+
+def test_no_history_answers_every_question_with_nothing_and_vouches_for_nothing() -> None:
+    """The history of a folder outside any repository: the same questions as ``History``, each answered with
+    nothing found (never ``None``), and a working tree that may differ from anything (``is_dirty``)."""
+    from mechlint.provenance.nohistory import NoHistory
+
+    none = NoHistory("not in a git repository")
+    assert (none.exists, none.complete, none.answers) == (False, False, None)
+    assert none.state() == RepositoryState(shallow=False, partial=False, head=None)
+    assert none.state().shallow is False and none.state().partial is False
+    assert none.path_history("post.md") == [] and none.blob_holders("0" * 40) == []
+    assert none.tree("HEAD") == {} and none.changes("HEAD") == []
+    assert none.unmerged_refs() == [] and none.refs_containing("HEAD") == []
+    assert none.is_ancestor("a", "b") is False
+    assert none.is_dirty() is True
+    assert none.describe("0123456789abcdef") == "0123456789ab"
+    assert none.unavailable() == none.unavailable(GitError("ignored"))
+    none.close()
+
+
+def test_the_one_pass_answers_for_a_path_added_in_the_root_commit_only(tmp_path: Path) -> None:
+    """``AllChanges.follow`` gives the revisions of a path every addition of which is in a root commit, and
+    ``None`` (ask git for that path alone) for a path added in a commit with a parent."""
+    from mechlint.provenance.onepass import ARGS, AllChanges
+
+    repo = init(tmp_path / "blog")
+    commit(repo, "first", {"a.md": "1\n"})
+    commit(repo, "second", {"a.md": "2\n", "b.md": "b\n"})
+    output = subprocess.run(["git", "log", *ARGS, "HEAD"], cwd=repo, env=_ENV, capture_output=True, check=True).stdout
+    changes = AllChanges(output)
+    followed = changes.follow("a.md")
+    assert followed is not None and [r.path for r in followed] == ["a.md", "a.md"]
+    assert changes.follow("b.md") is None
+    assert changes.follow("c.md") == []
