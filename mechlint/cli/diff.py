@@ -134,15 +134,17 @@ def reviewed_sources(
         for sourced in provenance.sources(document.data, path.absolute()):
             source = sourced.source
             cited = Cited(shown, sourced.pointer)
-            if (other := uncompared.get(id(source))) is not None:
-                other.cited.append(cited)
+            if id(source) in uncompared:
+                uncompared[id(source)].cited.append(cited)
                 continue
             known = drifts.get(id(source))
             if known is None:
                 drift = drift_of(source)
-                if drift is None and only is None and (why := not_compared(source)):
-                    uncompared[id(source)] = Uncompared(source.path, why, [cited])
-                if drift is None or (only is not None and not only(source, drift)):
+                if drift is None:
+                    if only is None and (why := not_compared(source)):
+                        uncompared[id(source)] = Uncompared(source.path, why, [cited])
+                    continue
+                if only is not None and not only(source, drift):
                     continue
                 known = drifts[id(source)] = (source, drift, [])
             known[2].append(cited)

@@ -55,8 +55,9 @@ def _field(step: Mapping[str, Any], pointer: str, words: str) -> tuple[str, tupl
     if isinstance(state, dict):
         fields += [(f"state/{key.replace('~', '~0').replace('/', '~1')}", value) for key, value in state.items()]
     for name, value in fields:
-        if isinstance(value, str) and words and words in searchable(value):  # what the clause analysis read
-            start = searchable(value).index(words)
+        read = searchable(value) if isinstance(value, str) else ""  # what the clause analysis read
+        if words and words in read:
+            start = read.index(words)
             return f"{pointer}/{name}", (start, start + len(words))
     return pointer, None
 

@@ -136,12 +136,7 @@ def hash_source(
     except OSError as error:
         return FileState("unreadable", detail=f"cannot be read ({error.strerror or error})")
     digest = hashlib.sha256()
-    header = b"blob %d\0" % info.st_size
-    blob = (
-        hashlib.new("sha256" if object_format == "sha256" else "sha1", header, usedforsecurity=False)
-        if blob_id
-        else None
-    )
+    blob = hashlib.new(object_format, b"blob %d\0" % info.st_size, usedforsecurity=False) if blob_id else None
     kept: list[bytes] = []
     size = 0
     crlf = False
@@ -173,8 +168,7 @@ def hash_source(
 
 def git_blob_id(data: bytes, object_format: str = "sha1") -> str:
     """The object id git gives these bytes as a blob, in a repository whose ids are ``object_format``."""
-    name = "sha256" if object_format == "sha256" else "sha1"
-    return hashlib.new(name, b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+    return hashlib.new(object_format, b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
 def lfs_oid(data: bytes | None) -> str | None:
