@@ -198,6 +198,13 @@ MODULE_TESTS = {
         "tests/test_line_endings.py",
         "tests/test_worktree_state.py",
     ),
+    "mechlint/provenance/paths.py": (
+        "tests/test_mutants_prov_ppaths.py",
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance.py",
+        "tests/test_provenance_facts.py",
+        "tests/test_line_endings.py",
+    ),
 }
 
 #: tests never run for a mutant: slow end-to-end ones that drive a browser or an editor
