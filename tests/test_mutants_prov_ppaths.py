@@ -353,3 +353,17 @@ TO_CRLF = "with CRLF line endings"
 )
 def test_line_ending_variants_by_how_they_were_made(data: bytes | None, expected: dict[str, str]) -> None:
     assert line_ending_variants(data) == expected
+
+
+def test_a_link_loop_is_known_by_the_systems_own_errno(top: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ELOOP is 40 on Linux and 62 on macOS and the BSDs: a loop is known by ``errno.ELOOP``, not by a number."""
+    (top / "loop").symlink_to(top / "loop")
+    target = os.fspath(top / "loop")
+    with monkeypatch.context() as patch:
+        patch.setattr(errno, "ELOOP", 62)
+        patch.setattr(os, "lstat", _failing(os.lstat, OSError(62, "Too many levels of symbolic links"), target))
+        as_on_macos = hash_source(top, "loop")
+        patch.setattr(os, "lstat", _failing(os.lstat, OSError(40, "Directory not empty"), target))
+        forty_there = hash_source(top, "loop")
+    assert as_on_macos == state("outside", "is a symbolic link loop")
+    assert forty_there == state("unreadable", "cannot be read (Directory not empty)")

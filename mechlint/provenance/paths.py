@@ -10,6 +10,7 @@ never opened for reading.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -117,10 +118,10 @@ def hash_source(
         if os.path.lexists(candidate):
             return FileState("outside", detail="is a broken symbolic link")
         return FileState("absent")
-    except (OSError, RuntimeError) as error:
-        if (isinstance(error, OSError) and error.errno == 40) or isinstance(error, RuntimeError):
+    except OSError as error:  # ELOOP is 40 on Linux, 62 on macOS and the BSDs
+        if error.errno == errno.ELOOP:
             return FileState("outside", detail="is a symbolic link loop")
-        return FileState("unreadable", detail=f"cannot be read ({getattr(error, 'strerror', None) or error})")
+        return FileState("unreadable", detail=f"cannot be read ({error.strerror or error})")
     if lexical_relative(real, top) is None:
         return FileState("outside", detail="resolves, through a symbolic link, to a place outside the repository")
     try:
