@@ -926,11 +926,12 @@ def test_source_holders_when_git_fails_are_none(repo: Path, monkeypatch: pytest.
         provenance.close()
 
 
-def test_stored_leaves_a_gone_path_a_plain_file_and_a_sparse_path_without_its_blob_as_they_are(
+def test_stored_leaves_a_gone_path_and_a_plain_file_as_they_are_and_marks_a_sparse_path_without_its_blob(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Nothing to convert: a path gone from the index too, a file with no CRLF pair, and a path the sparse
-    checkout leaves out whose blob the clone lacks (a partial clone) keep the state read from the working tree."""
+    """Nothing to convert: a path gone from the index too and a file with no CRLF pair keep the state read from
+    the working tree. A path the sparse checkout leaves out whose blob the clone lacks (a partial clone) stays
+    absent, marked as left out: it is not gone, its bytes are unknown."""
     from mechlint.provenance import paths
 
     commit(repo, "first", {"plain.md": "plain\n", "left/a.md": "a\n", "kept.md": "k\n"})
@@ -943,7 +944,9 @@ def test_stored_leaves_a_gone_path_a_plain_file_and_a_sparse_path_without_its_bl
         monkeypatch.setattr(stored.Checkout, "read", lambda self, oid: None)
         state = paths.hash_source(repo, "left/a.md")
         assert state.kind == "absent"
-        assert stored.source_state(checkout, repo, "left/a.md", "left/a.md", state, False) is state
+        assert stored.source_state(checkout, repo, "left/a.md", "left/a.md", state, False) == paths.FileState(
+            "absent", detail="is outside the sparse checkout, and its bytes are not in the clone", sparse=True
+        )
     finally:
         checkout.close()
         history.close()

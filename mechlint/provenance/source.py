@@ -253,7 +253,8 @@ class Source:
         if index is None:
             return Held()
         digest = self.digest or ""
-        digests = index.digests(r.blob for r in revisions if r.blob)
+        blobs = [r.blob for r in revisions if r.blob]
+        digests = index.digests(blobs)
         holding = [r for r in revisions if r.blob and digest in (digests.get(r.blob), index.cache.lfs_of(r.blob))]
         stray = None
         for revision in sorted(holding, key=lambda r: r.previous == r.blob):
@@ -261,6 +262,10 @@ class Source:
                 if from_head(self.history, revision.commit):
                     return Held(reached=revision)
                 stray = stray or revision
+        lost = index.absent(blobs) if self.history.complete else []
+        if lost:  # a version git cannot read may hold them: no verdict (a shallow or partial clone is told apart)
+            revision = next(r for r in revisions if r.blob == lost[0])
+            raise GitError(f"git has no object {lost[0][:12]}, the file's bytes in commit {revision.commit[:12]}")
         return Held(stray=stray)
 
     # -- for messages ---------------------------------------------------------------------
