@@ -6,7 +6,8 @@ checked out; mechlint never fetches (``GIT_NO_LAZY_FETCH``), so git's
 (a warning whose advice fetches the objects, not ``--unshallow``), never
 "git stopped unexpectedly" and never a digest-mismatch. In a complete clone
 a blob of a path's history that git has no object for is an error: the
-repository is broken, and the version it lost may hold the pinned bytes.
+repository is broken, and the version it lost may hold the pinned bytes; so
+is a path whose history git fails to list (never "nothing ever was there").
 """
 
 from __future__ import annotations
@@ -217,4 +218,57 @@ def test_cat_file_in_a_partial_clone_answers_missing_for_each_left_out_object_an
         (v2, "blob", V2.encode()),
         (v1, "missing", None),
         (v2, "blob", V2.encode()),
+    ]
+
+
+def _levels(repo: Path) -> list[tuple[str, str, str]]:
+    from mechlint import lint
+    from mechlint.config import Config
+
+    report = lint([repo / "content"], Config(root=repo), root=repo)
+    found = [
+        (r.rule_id, r.level.name.lower(), r.message) for r in report.results if r.rule_id.startswith("provenance/")
+    ]
+    return sorted(found)
+
+
+@pytest.mark.parametrize("pin", [None, "not a digest"])
+def test_a_path_whose_history_git_cannot_list_is_never_said_to_have_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pin: str | None
+) -> None:
+    """A complete clone; nothing at the path, unpinned or pinned with a malformed sha256, and ``git log`` fails:
+    "nothing ever was" would be a guess, so history-unavailable says it is unknown, as an error."""
+    from mechlint.provenance.errors import GitError
+    from mechlint.provenance.git import History
+
+    repo = init(tmp_path / "blog")
+    source = {"path": "sources/gone.md"} if pin is None else {"path": "sources/gone.md", "sha256": pin}
+    commit(repo, "mechanism", {"content/mechanisms/m.json": json.dumps({"sources": [source]})})
+
+    def failing(self: History, path: str) -> list[object]:
+        raise GitError("git log failed: a test")
+
+    monkeypatch.setattr(History, "path_history", failing)
+    assert _levels(repo) == [
+        (
+            "provenance/history-unavailable",
+            "error",
+            'nothing is at "sources/gone.md" in the working tree, and looking up its history failed (git log '
+            "failed: a test), but git could not read all of the history; this could not be checked, so it is an "
+            "error: repair the repository (git fsck) or make a fresh clone",
+        ),
+        *([("provenance/unpinned-source", "warning", _UNPINNED)] if pin is None else []),
+    ]
+
+
+_UNPINNED = 'the source "sources/gone.md" has no sha256; run mechlint pin to add it'
+
+
+def test_a_path_whose_history_git_lists_as_empty_is_missing(tmp_path: Path) -> None:
+    """The same source when git answers: missing-source, since nothing ever was there."""
+    repo = init(tmp_path / "blog")
+    commit(repo, "mechanism", {"content/mechanisms/m.json": json.dumps({"sources": [{"path": "sources/gone.md"}]})})
+    assert [(rule, level) for rule, level, _ in _levels(repo)] == [
+        ("provenance/missing-source", "error"),
+        ("provenance/unpinned-source", "warning"),
     ]

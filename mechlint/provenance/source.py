@@ -218,11 +218,19 @@ class Source:
 
     @cached_property
     def revisions(self) -> list[Revision]:
-        """The revisions of this path on any ref, renames followed (none when git cannot say)."""
+        """The revisions of this path on any ref, renames followed (none when git cannot say:
+        :attr:`history_error` says why)."""
+        return [] if self.history_error is not None else self.lineage(self.path)
+
+    @cached_property
+    def history_error(self) -> GitError | None:
+        """Why git could not list this path's history, or ``None``: a path whose history is unknown is never
+        said to have none."""
         try:
-            return self.lineage(self.path)
-        except GitError:
-            return []
+            self.lineage(self.path)
+        except GitError as error:
+            return error
+        return None
 
     @cached_property
     def in_history(self) -> bool:

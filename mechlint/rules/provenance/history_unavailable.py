@@ -24,7 +24,8 @@ finding is an **error**, whatever level is configured (turn the rule off to
 accept that): missing history never turns an error into a pass. The message
 names what could not be checked and why: in a complete clone, a version of
 the source's history that git has no object for is such an error, since it
-may be the version that holds the pinned bytes. One source gets one finding: a frozen
+may be the version that holds the pinned bytes, and so is a path whose
+history git fails to list, which is never called missing on a guess. One source gets one finding: a frozen
 copy whose file is gone needs history twice (for its own bytes and for its
 claim about the original path), and says both in one message.
 """
@@ -145,8 +146,13 @@ def _unknowns(source: Source) -> Iterator[_Unknown]:
     """What could not be checked for want of history, each with the least level to report it at."""
     shown = quote(source.path, 200)
     gone = GONE_FROZEN if source.original is not None else GONE
-    if not source.pinned_well and source.absent and not source.history.complete and not source.in_history:
-        yield _unavailable(source, f"nothing is at {shown} in the working tree", gone[:2])
+    if not source.pinned_well and source.absent and not source.unsafe and not source.in_history:
+        error = source.history_error
+        if error is not None or not source.history.complete:
+            what = f"nothing is at {shown} in the working tree"
+            if error is not None:
+                what += f", and looking up its history failed ({error})"
+            yield _unavailable(source, what, gone[:2], error)
     pinned = source.pinned
     if pinned is not None and pinned.kind == SUBMODULE:
         yield _Unknown(

@@ -92,7 +92,7 @@ def _missing(source: Source) -> bool:
         return False
     pinned = source.pinned
     if pinned is None:  # no sha256, or a malformed one (schema/violation's): the path is judged all the same
-        return source.history.complete
+        return source.history.complete and source.history_error is None
     return pinned.kind in (NOWHERE, UNREACHABLE)
 
 
