@@ -756,7 +756,6 @@ def test_source_a_gone_frozen_copy_whose_original_held_the_bytes_only_on_an_unme
     git(repo, "checkout", "-q", "main")
     mechanism(repo, [{"path": "research/m/before/content/fig.svg", "sha256": sha("<svg>side</svg>\n")}])
     there = f'{_describe(repo, side)}"on the feature branch"), on branch "feature", which HEAD does not contain'
-    held = f'those bytes were at "content/fig.svg" in {there}'
     must = (
         'a frozen copy must hold, byte for byte, a version its original path "content/fig.svg" had in a commit '
         '(git log -- "content/fig.svg" lists them): copy the version the mechanism was made from, and pin that'
@@ -767,13 +766,13 @@ def test_source_a_gone_frozen_copy_whose_original_held_the_bytes_only_on_an_unme
             "/sources/0/path",
             '"research/m/before/content/fig.svg" is a frozen copy of "content/fig.svg", but its pinned bytes never '
             'existed at "content/fig.svg" (or a name it had before a rename) in any commit of HEAD\'s history; they '
-            f"are there only in {there}; {held}; the copy is not the pre-migration file; {must}",
+            f"are there only in {there}; the copy is not the pre-migration file; {must}",
         ),
         (
             "provenance/missing-source",
             "/sources/0/path",
             'nothing is at "research/m/before/content/fig.svg", and nothing ever was in the history of HEAD; the '
-            f'pinned bytes are at its original path "content/fig.svg" only in {there}; {held}; {must}',
+            f'pinned bytes are at its original path "content/fig.svg" only in {there}; {must}',
         ),
     ]
 
