@@ -213,3 +213,55 @@ def test_each_subjects_git_blob_is_the_id_git_gives_it(
     }
     assert all(len(blob) == (64 if object_format == "sha256" else 40) for blob in subjects.values())
     assert main(["verify", str(target), "--key", "me.pub"]) == 0
+
+
+def test_an_attestation_made_on_a_crlf_checkout_verifies_on_an_lf_one_and_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mechanism file's digests are of its bytes as git stores them, as a source's are: an attestation made
+    in a ``core.autocrlf`` checkout (CRLF on disk) names the blob the commit holds, and verifies in an LF
+    checkout of the same commit; one made in the LF checkout verifies in the CRLF one."""
+    import os
+    import subprocess
+
+    from .gitrepo import _ENV, git
+
+    origin = init(tmp_path / "origin")
+    base = json.loads(
+        (Path(__file__).parent.parent / "fixtures" / "clean" / "mechanisms" / "prefix-cache.json").read_text()
+    )
+    base["sources"] = [{"path": "content/post.md", "sha256": V1, "description": "The post."}]
+    mechanism = "content/mechanisms/m.json"
+    commit(origin, "blog", {"content/post.md": "v1\n", mechanism: json.dumps(base, indent=2) + "\n"})
+    windows = tmp_path / "windows"
+    subprocess.run(
+        ["git", "clone", "-q", "-c", "core.autocrlf=true", os.fspath(origin), os.fspath(windows)],
+        env=_ENV, check=True, capture_output=True,
+    )  # fmt: skip
+    assert b"\r\n" in (windows / mechanism).read_bytes()
+    keygen(tmp_path / "me")
+    key, public = str(tmp_path / "me.key"), str(tmp_path / "me.pub")
+
+    monkeypatch.chdir(windows)
+    assert main(["attest", mechanism, "--key", key]) == 0
+    envelope = (windows / f"{mechanism}.intoto.jsonl").read_text()
+    subject = json.loads(base64.b64decode(json.loads(envelope)["payload"]))["subject"][0]
+    assert subject == {
+        "name": mechanism,
+        "digest": {
+            "sha256": hashlib.sha256((origin / mechanism).read_bytes()).hexdigest(),
+            "gitBlob": git(origin, "rev-parse", f"HEAD:{mechanism}"),
+        },
+    }
+    assert main(["verify", mechanism, "--key", public]) == 0
+
+    (origin / f"{mechanism}.intoto.jsonl").write_text(envelope)
+    monkeypatch.chdir(origin)
+    assert main(["verify", mechanism, "--key", public]) == 0  # the LF checkout: the same bytes, as stored
+    assert main(["attest", mechanism, "--key", key]) == 0
+    (windows / f"{mechanism}.intoto.jsonl").write_text((origin / f"{mechanism}.intoto.jsonl").read_text())
+    monkeypatch.chdir(windows)
+    assert main(["verify", mechanism, "--key", public]) == 0
+
+    (windows / mechanism).write_bytes((windows / mechanism).read_bytes().replace(b"The post.", b"The text."))
+    assert main(["verify", mechanism, "--key", public]) == 1  # an edit is still an edit

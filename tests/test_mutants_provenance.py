@@ -164,9 +164,8 @@ def test_frozen_copy_mismatch_says_where_bytes_only_a_branch_holds_are(tmp_path:
             "provenance/frozen-copy-mismatch",
             "/sources/0/path",
             f'"{COPY}c/f.svg" is a frozen copy of "c/f.svg", but its pinned bytes never existed at "c/f.svg" (or a '
-            f"name it had before a rename) in any commit of HEAD's history; they are there only in {on_side}; those "
-            f'bytes were at "c/f.svg" in {on_side}; the copy is not the pre-migration file; '
-            f"{_never_held_advice(SHORT_ORIGINAL)}",
+            f"name it had before a rename) in any commit of HEAD's history; they are there only in {on_side}; "
+            f"the copy is not the pre-migration file; {_never_held_advice(SHORT_ORIGINAL)}",
         )
     ]
 
@@ -981,11 +980,11 @@ def test_provenance_unreachable_names_the_original_path_of_a_frozen_copy(tmp_pat
             "/sources/0/path",
             f"{_short(COPY + LONG_ORIGINAL)} is a frozen copy of {original}, but its pinned bytes never existed at "
             f"{original} (or a name it had before a rename) in any commit of HEAD's history; they are there only in "
-            f"{on_side}; those bytes were at {original} in {on_side}; the copy is not the pre-migration file; {advice}",
+            f"{on_side}; the copy is not the pre-migration file; {advice}",
         ),
         _missing(
             f"nothing is at {_short(COPY + LONG_ORIGINAL)}, {NEVER}; the pinned bytes are at its original path "
-            f"{original} only in {on_side}; those bytes were at {original} in {on_side}; {advice}"
+            f"{original} only in {on_side}; {advice}"
         ),
     ]
 

@@ -756,7 +756,6 @@ def test_source_a_gone_frozen_copy_whose_original_held_the_bytes_only_on_an_unme
     git(repo, "checkout", "-q", "main")
     mechanism(repo, [{"path": "research/m/before/content/fig.svg", "sha256": sha("<svg>side</svg>\n")}])
     there = f'{_describe(repo, side)}"on the feature branch"), on branch "feature", which HEAD does not contain'
-    held = f'those bytes were at "content/fig.svg" in {there}'
     must = (
         'a frozen copy must hold, byte for byte, a version its original path "content/fig.svg" had in a commit '
         '(git log -- "content/fig.svg" lists them): copy the version the mechanism was made from, and pin that'
@@ -767,13 +766,13 @@ def test_source_a_gone_frozen_copy_whose_original_held_the_bytes_only_on_an_unme
             "/sources/0/path",
             '"research/m/before/content/fig.svg" is a frozen copy of "content/fig.svg", but its pinned bytes never '
             'existed at "content/fig.svg" (or a name it had before a rename) in any commit of HEAD\'s history; they '
-            f"are there only in {there}; {held}; the copy is not the pre-migration file; {must}",
+            f"are there only in {there}; the copy is not the pre-migration file; {must}",
         ),
         (
             "provenance/missing-source",
             "/sources/0/path",
             'nothing is at "research/m/before/content/fig.svg", and nothing ever was in the history of HEAD; the '
-            f'pinned bytes are at its original path "content/fig.svg" only in {there}; {held}; {must}',
+            f'pinned bytes are at its original path "content/fig.svg" only in {there}; {must}',
         ),
     ]
 
@@ -926,11 +925,12 @@ def test_source_holders_when_git_fails_are_none(repo: Path, monkeypatch: pytest.
         provenance.close()
 
 
-def test_stored_leaves_a_gone_path_a_plain_file_and_a_sparse_path_without_its_blob_as_they_are(
+def test_stored_leaves_a_gone_path_and_a_plain_file_as_they_are_and_marks_a_sparse_path_without_its_blob(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Nothing to convert: a path gone from the index too, a file with no CRLF pair, and a path the sparse
-    checkout leaves out whose blob the clone lacks (a partial clone) keep the state read from the working tree."""
+    """Nothing to convert: a path gone from the index too and a file with no CRLF pair keep the state read from
+    the working tree. A path the sparse checkout leaves out whose blob the clone lacks (a partial clone) stays
+    absent, marked as left out: it is not gone, its bytes are unknown."""
     from mechlint.provenance import paths
 
     commit(repo, "first", {"plain.md": "plain\n", "left/a.md": "a\n", "kept.md": "k\n"})
@@ -943,7 +943,9 @@ def test_stored_leaves_a_gone_path_a_plain_file_and_a_sparse_path_without_its_bl
         monkeypatch.setattr(stored.Checkout, "read", lambda self, oid: None)
         state = paths.hash_source(repo, "left/a.md")
         assert state.kind == "absent"
-        assert stored.source_state(checkout, repo, "left/a.md", "left/a.md", state, False) is state
+        assert stored.source_state(checkout, repo, "left/a.md", "left/a.md", state, False) == paths.FileState(
+            "absent", detail="is outside the sparse checkout, and its bytes are not in the clone", sparse=True
+        )
     finally:
         checkout.close()
         history.close()

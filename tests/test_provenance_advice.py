@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .gitrepo import commit, init, write
+from .gitrepo import commit, git, init, write
 from .test_provenance import ids, mechanism, run, sha
 
 ARTICLE = "".join(f"Line {n} of the article.\n" for n in range(20))
@@ -128,3 +128,47 @@ def test_a_shallow_clone_is_still_told_to_fetch_the_history(tmp_path: Path) -> N
         in message
     )
     assert message.endswith("actions/checkout with fetch-depth: 0)")
+
+
+def _named_commit(repo: Path, commit_id: str) -> str:
+    date, subject = git(repo, "show", "-s", "--format=%cs%x00%s", commit_id).split("\0")
+    return f'{commit_id[:12]} ({date}, "{subject}")'
+
+
+def test_a_commit_the_message_has_named_is_the_same_commit_the_second_time(tmp_path: Path) -> None:
+    """Only a branch held the pinned bytes, at this path and at another one, in one commit: the message names
+    the commit once."""
+    repo = init(tmp_path / "blog")
+    commit(repo, "root")
+    git(repo, "checkout", "-q", "-b", "side")
+    side = commit(repo, "side: a and b", {"src/a.md": "hello\n", "src/b.md": "hello\n"})
+    git(repo, "checkout", "-q", "main")
+    mechanism(repo, [{"path": "src/a.md", "sha256": sha("hello\n")}])
+    on_side = f'commit {_named_commit(repo, side)}, on branch "side", which HEAD does not contain'
+    assert run(repo) == [
+        (
+            "provenance/missing-source",
+            "/sources/0/path",
+            'nothing is at "src/a.md", and nothing ever was in the history of HEAD; the pinned bytes are at this '
+            f"path only in {on_side}; merge that branch first, or fix the path or remove the source; did you mean "
+            '"src/b.md"? it held the pinned bytes in the same commit',
+        )
+    ]
+
+
+def test_another_commit_is_named_in_full(tmp_path: Path) -> None:
+    """The other path held the bytes in another commit than the one named first: both are named."""
+    repo = init(tmp_path / "blog")
+    commit(repo, "root")
+    git(repo, "checkout", "-q", "-b", "side")
+    first = commit(repo, "side: a", {"src/a.md": "hello\n"})
+    second = commit(repo, "side: b", {"src/a.md": None, "src/b.md": "hello\n"})
+    git(repo, "checkout", "-q", "main")
+    mechanism(repo, [{"path": "src/a.md", "sha256": sha("hello\n")}])
+    [(rule, _, message)] = run(repo)
+    assert rule == "provenance/missing-source"
+    assert f"the pinned bytes are at this path only in commit {_named_commit(repo, first)}, on branch" in message
+    assert message.endswith(
+        f'did you mean "src/b.md"? it held the pinned bytes in commit {_named_commit(repo, second)}, on branch '
+        '"side", which HEAD does not contain'
+    )

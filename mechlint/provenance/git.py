@@ -20,7 +20,7 @@ import hashlib
 import os
 import subprocess
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, ClassVar, Literal
 
@@ -29,6 +29,7 @@ from mechlint.provenance.errors import GitError
 from mechlint.provenance.log import Revision, date_and_subject, is_hex, parse_log
 from mechlint.provenance.nohistory import NoHistory as NoHistory  # the other implementation, found beside this one
 from mechlint.provenance.nohistory import RepositoryState, Unavailable
+from mechlint.provenance.pinned import FETCH_BOTH, FETCH_HISTORY, FETCH_OBJECTS
 
 if TYPE_CHECKING:
     from mechlint.provenance.cache import BlobCache
@@ -136,12 +137,26 @@ class CatFile(invoke.BatchGit):
 
     ARGUMENTS = ("cat-file", "--batch")
     NAME = "cat-file"
+    git: Git  # whose configuration says whether this is a partial clone
 
     def read_many(self, oids: Iterable[str]) -> Iterator[tuple[str, str, bytes | None]]:
-        """``(oid, type, content)`` for each id, in order; content is ``None`` when missing."""
+        """``(oid, type, content)`` for each id, in order; content is ``None`` when missing.
+
+        In a partial clone an object the clone left out is missing too: git
+        would fetch it from the promisor remote, and since mechlint never
+        fetches, ``cat-file`` stops at it instead. A new one is started for
+        the ids after it. Anywhere else a stop is an error.
+        """
         wanted = [oid for oid in oids if is_hex(oid)]
-        if not wanted:
-            return
+        while wanted:
+            answered = yield from self._read_until_stop(wanted)
+            if answered == len(wanted):
+                return
+            yield wanted[answered], "missing", None
+            wanted = wanted[answered + 1 :]
+
+    def _read_until_stop(self, wanted: list[str]) -> Generator[tuple[str, str, bytes | None], None, int]:
+        """Answer ``wanted`` in order; how many were answered before a partial clone's ``cat-file`` stopped."""
         with self.lock:
             process, dog = self._start()
             assert process.stdin is not None and process.stdout is not None
@@ -152,11 +167,16 @@ class CatFile(invoke.BatchGit):
                 writer = threading.Thread(target=_feed, args=(process.stdin, wanted), daemon=True)
                 writer.start()
             stream = process.stdout
-            for oid in wanted:
+            for answered, oid in enumerate(wanted):
                 with dog.waiting():
                     header = stream.readline()
                 if not header:
-                    raise GitError(dog.verdict or "git cat-file stopped unexpectedly (a corrupt object?)")
+                    if dog.verdict or not self.git.vet().partial:
+                        raise GitError(dog.verdict or "git cat-file stopped unexpectedly (a corrupt object?)")
+                    self.close()  # git stopped at an object this partial clone left out (it would fetch it)
+                    if writer is not None:
+                        writer.join()
+                    return answered
                 parts = header.split()
                 if len(parts) < 3 or parts[1] == b"missing":
                     yield oid, "missing", None
@@ -170,6 +190,7 @@ class CatFile(invoke.BatchGit):
                 yield oid, parts[1].decode("ascii", "replace"), content
             if writer is not None:
                 writer.join()
+            return len(wanted)
 
 
 def _feed(stdin: IO[bytes], oids: list[str]) -> None:
@@ -276,13 +297,15 @@ class History:
     def unavailable(self, error: GitError | None = None) -> Unavailable:
         """Why a question had no answer: the clone lacks history, or ``error`` (a broken one only in a full clone)."""
         state = self.state()
-        if state.shallow:
-            why = "this is a shallow clone"
+        if state.shallow and state.partial:
+            why, fix = "this is a shallow and partial clone", FETCH_BOTH
+        elif state.shallow:
+            why, fix = "this is a shallow clone", FETCH_HISTORY
         elif state.partial:
-            why = "this is a partial clone (objects may be missing)"
+            why, fix = "this is a partial clone, which leaves objects out until they are needed", FETCH_OBJECTS
         else:
-            why = "git could not read all of the history"
-        return Unavailable(why, error is not None and error.broken and self.complete)
+            why, fix = "git could not read all of the history", ""
+        return Unavailable(why, error is not None and error.broken and self.complete, fix)
 
     def path_history(self, path: str) -> list[Revision]:
         """Every commit that changed ``path`` on any ref but the stash, renames followed, newest first.

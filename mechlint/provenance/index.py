@@ -26,12 +26,13 @@ REMEMBERED = 1 << 16
 
 
 def _digest_rows(reader: CatFile, oids: list[str]) -> list[Row]:
-    """``(oid, kind, sha256, lfs oid)`` for each object; git inflates, Python hashes."""
+    """``(oid, kind, sha256, lfs oid)`` for each object (kind ``"missing"`` when git has none); git inflates,
+    Python hashes."""
     rows: list[Row] = []
     for oid, kind, content in reader.read_many(oids):
         if kind == "blob" and content is not None:
             rows.append((oid, "blob", hashlib.sha256(content).hexdigest(), lfs_oid(content)))
-        elif kind != "missing":
+        else:
             rows.append((oid, kind, None, None))
     return rows
 
@@ -44,8 +45,12 @@ class BlobIndex:
         self._generation = 0  # the cache's generation the reachable set was ensured for
         #: ``oid -> (sha256, lfs oid)`` of blobs hashed here from git's bytes: what :meth:`verified` would read.
         self._hashed: dict[str, tuple[str | None, str | None]] = {}
+        #: Objects git had none of when asked (never kept between runs: a fetch may bring them).
+        self._absent: set[str] = set()
 
     def _add(self, rows: list[Row]) -> None:
+        self._absent.update(row[0] for row in rows if row[1] == "missing")
+        rows = [row for row in rows if row[1] != "missing"]
         self.cache.add(rows)
         room = REMEMBERED - len(self._hashed)
         for oid, kind, sha256, lfs in rows[: max(room, 0)]:
@@ -90,6 +95,10 @@ class BlobIndex:
             hashed = self._hashed
             found = {oid: hashed[oid][0] if oid in hashed else self.cache.sha256_of(oid) for oid in wanted}
         return found
+
+    def absent(self, oids: Iterable[str]) -> list[str]:
+        """Those of ``oids`` that git had no object for when :meth:`digests` asked, in order."""
+        return [oid for oid in dict.fromkeys(oids) if oid in self._absent]
 
     def verified(self, oid: str, digest: str) -> bool:
         """Read the blob again and check that its bytes (or its LFS pointer) have ``digest``.

@@ -33,7 +33,8 @@ class Unavailable(Record):
 
     why: str
     broken: bool
-    #: How to let history answer, when it is not fetching more of it (a ``safe.directory`` refusal); else "".
+    #: How to let history answer: what to fetch in a shallow or partial clone, what to allow in a repository git
+    #: refuses to read (``safe.directory``); else "".
     fix: str = ""
 
 

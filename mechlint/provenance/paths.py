@@ -76,7 +76,8 @@ class FileState(Record):
     git_blob: str = ""
     #: Whether the bytes hold a CRLF pair: git may store them converted (:mod:`mechlint.provenance.stored`).
     crlf: bool = False
-    #: Whether the working tree leaves the path out (a sparse checkout) and these are its bytes in HEAD.
+    #: Whether the working tree leaves the path out (a sparse checkout): these are its bytes in HEAD, or (kind
+    #: ``"absent"``) a partial clone left those out too.
     sparse: bool = False
 
 

@@ -26,6 +26,22 @@ FAILED = "failed"  # git failed while looking (``Pinned.error`` says how)
 SUBMODULE = "submodule"  # the path is inside a nested repository, whose history is not read
 
 
+#: How to fetch what a clone left out, by its shape (mechlint never fetches anything itself). A shallow clone
+#: lacks older commits; a partial one (``--filter=blob:none``) has every commit but lacks the objects it did not
+#: need, and its own fetch keeps the filter unless told ``--no-filter`` (``--refetch``: git 2.36 or newer).
+FETCH_HISTORY = (
+    "fetch the full history (git fetch --unshallow; in GitHub Actions, actions/checkout with fetch-depth: 0)"
+)
+FETCH_OBJECTS = (
+    "fetch the objects the clone left out (git fetch --refetch --no-filter; in GitHub Actions, actions/checkout "
+    "without a filter)"
+)
+FETCH_BOTH = (
+    "fetch the full history and the objects the clone left out (git fetch --unshallow --refetch --no-filter; in "
+    "GitHub Actions, actions/checkout with fetch-depth: 0 and without a filter)"
+)
+
+
 class Pinned(Record):
     """Where the pinned bytes of a source are, or why that is unknown."""
 

@@ -218,11 +218,19 @@ class Source:
 
     @cached_property
     def revisions(self) -> list[Revision]:
-        """The revisions of this path on any ref, renames followed (none when git cannot say)."""
+        """The revisions of this path on any ref, renames followed (none when git cannot say:
+        :attr:`history_error` says why)."""
+        return [] if self.history_error is not None else self.lineage(self.path)
+
+    @cached_property
+    def history_error(self) -> GitError | None:
+        """Why git could not list this path's history, or ``None``: a path whose history is unknown is never
+        said to have none."""
         try:
-            return self.lineage(self.path)
-        except GitError:
-            return []
+            self.lineage(self.path)
+        except GitError as error:
+            return error
+        return None
 
     @cached_property
     def in_history(self) -> bool:
@@ -253,7 +261,8 @@ class Source:
         if index is None:
             return Held()
         digest = self.digest or ""
-        digests = index.digests(r.blob for r in revisions if r.blob)
+        blobs = [r.blob for r in revisions if r.blob]
+        digests = index.digests(blobs)
         holding = [r for r in revisions if r.blob and digest in (digests.get(r.blob), index.cache.lfs_of(r.blob))]
         stray = None
         for revision in sorted(holding, key=lambda r: r.previous == r.blob):
@@ -261,6 +270,10 @@ class Source:
                 if from_head(self.history, revision.commit):
                     return Held(reached=revision)
                 stray = stray or revision
+        lost = index.absent(blobs) if self.history.complete else []
+        if lost:  # a version git cannot read may hold them: no verdict (a shallow or partial clone is told apart)
+            revision = next(r for r in revisions if r.blob == lost[0])
+            raise GitError(f"git has no object {lost[0][:12]}, the file's bytes in commit {revision.commit[:12]}")
         return Held(stray=stray)
 
     # -- for messages ---------------------------------------------------------------------

@@ -237,8 +237,12 @@ def source_state(
     if state.kind == "absent":
         blob = checkout.outside(full)
         content = checkout.read(blob) if blob is not None else None
-        if blob is None or content is None:
-            return state  # not left out by a sparse checkout (or its blob is not in a partial clone): gone
+        if blob is None:
+            return state  # not left out by a sparse checkout: gone
+        if content is None:  # left out, and a partial clone left its bytes out too: unknown, not gone
+            return state._replace(
+                sparse=True, detail="is outside the sparse checkout, and its bytes are not in the clone"
+            )
         kept = content if len(content) <= KEEP_BYTES else None
         detail = "is outside the sparse checkout (its bytes in HEAD are used)"
         digest = hashlib.sha256(content).hexdigest()

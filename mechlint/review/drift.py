@@ -72,6 +72,8 @@ def drift_of(source: Source) -> Drift | None:
         return None
     if source.present:
         return _with_pinned(source, _current(source, source.path, MODIFIED))
+    if _left_out(source):
+        return None  # neither checked out nor fetched: there are no bytes to compare
     if not source.absent or not source.in_history:
         return None  # never at this path in history: a wrong path (provenance/missing-source), nothing to review
     pinned = source.pinned
@@ -92,12 +94,20 @@ def not_compared(source: Source) -> str:
         return "it has no sha256 (provenance/unpinned-source)"
     if not source.pinned_well:
         return "its sha256 is not 64 hexadecimal digits (schema/violation)"
+    if _left_out(source):
+        return "it is outside the sparse checkout, and its bytes are not in the clone (provenance/history-unavailable)"
     if not source.absent or source.in_history:
         return ""
     pinned = source.pinned
     if source.original is not None and pinned is not None and pinned.kind == HISTORY:
         return ""  # a frozen copy whose file is gone: history keeps its bytes, as intended
     return "nothing is at its path, and nothing ever was in HEAD's history (provenance/missing-source)"
+
+
+def _left_out(source: Source) -> bool:
+    """Whether the source is outside the sparse checkout and a partial clone left out its bytes in HEAD too."""
+    state = source.state
+    return source.absent and state is not None and state.sparse
 
 
 def _current(source: Source, path: str, status: str) -> Drift:
@@ -180,10 +190,8 @@ def _not_found(source: Source, pinned: Pinned) -> str:
     if pinned.kind == SUBMODULE:
         return f"{shown} is inside the nested repository {quote(pinned.folder, 200)}, whose history is not read"
     if pinned.kind == BEYOND_CLONE:
-        return (
-            "the pinned bytes are not in the history this clone has (a shallow or partial clone): fetch the full "
-            "history (git fetch --unshallow)"
-        )
+        unavailable = source.history.unavailable()
+        return f"the pinned bytes are not in the history this clone has, as {unavailable.why}: {unavailable.fix}"
     if pinned.kind == UNREACHABLE and pinned.revision is not None:
         return (
             f"only commit {pinned.revision.commit[:12]}, which HEAD does not contain, held the pinned bytes at "

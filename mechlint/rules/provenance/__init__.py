@@ -84,22 +84,29 @@ def _of_sources(pointer: str, indices: frozenset[int]) -> bool:
     return index.isdigit() and int(index) in indices
 
 
-def elsewhere(source: Source) -> str:
-    """``those bytes are at "x" now`` or ``… were at "x" in commit C``, or "" when no other path has them."""
+def elsewhere(source: Source, named: str | None = None, said: str | None = None) -> str:
+    """``those bytes are at "x" now`` or ``… were at "x" in commit C``, or "" when no other path has them.
+
+    ``named`` is a commit the message has named already: it is "the same commit" here, and when the path is
+    ``said`` too (the message has said the bytes were there then), nothing is left to say.
+    """
     from mechlint.provenance.whereabouts import best_holder
 
     best = best_holder(source.path, source.holders)
-    if best is None:
+    if best is None or (best.commit == named and best.path == said):
         return ""
     if best.commit is None:
         return f"those bytes are at {quote(best.path, 200)} now"
-    return f"those bytes were at {quote(best.path, 200)} in {in_commit(source, best.commit)}"
+    return f"those bytes were at {quote(best.path, 200)} in {in_commit(source, best.commit, named)}"
 
 
-def in_commit(source: Source, commit: str) -> str:
-    """``commit C`` or, when HEAD does not contain it, ``commit C, on branch "x", which HEAD does not contain``."""
+def in_commit(source: Source, commit: str, named: str | None = None) -> str:
+    """``commit C`` or, when HEAD does not contain it, ``commit C, on branch "x", which HEAD does not contain``;
+    ``the same commit`` when it is ``named``, a commit the message has named before."""
     from mechlint.provenance.reach import from_head, refs_holding
 
+    if commit == named:
+        return "the same commit"
     history = source.history
     named = f"commit {history.describe(commit)}"
     if from_head(history, commit):

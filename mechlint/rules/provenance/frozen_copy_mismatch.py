@@ -75,7 +75,10 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             f"{quote(source.path, 200)} is a frozen copy of {original}, but its pinned bytes never existed at "
             f"{original} (or a name it had before a rename) in any commit of HEAD's history"
         ]
+        named = None
         if claim.kind == UNREACHABLE and claim.revision is not None:
-            parts.append(f"they are there only in {in_commit(source, claim.revision.commit)}")
-        parts += [elsewhere(source), "the copy is not the pre-migration file", frozen_copy_advice(source)]
+            named = claim.revision.commit
+            parts.append(f"they are there only in {in_commit(source, named)}")
+        other = elsewhere(source, named, claim.original)
+        parts += [other, "the copy is not the pre-migration file", frozen_copy_advice(source)]
         yield META.finding(pointer + "/path", "; ".join(part for part in parts if part))

@@ -9,13 +9,23 @@ a shallow or partial clone, fetch it (in GitHub Actions: ``actions/checkout``
 with ``fetch-depth: 0``); outside any git repository, provenance needs one
 (run mechlint in a clone). mechlint never fetches anything itself.
 
+What to fetch depends on the clone: a shallow clone lacks older commits
+(``git fetch --unshallow``); a partial clone (``--filter=blob:none``) has
+every commit but lacks the objects it did not need, and its fetch keeps the
+filter unless told otherwise (``git fetch --refetch --no-filter``); a clone
+that is both needs both. A source outside a sparse checkout whose bytes in
+HEAD a partial clone left out is not gone: its bytes are unknown.
+
 Those are documented setups, so the finding is a warning there. When the
 repository should have answered and could not (a missing or corrupt object,
 a FIFO or a device where git reads a file, a configuration git cannot be kept
 from such as an ``include``, git making no progress for 5 seconds), the same
 finding is an **error**, whatever level is configured (turn the rule off to
 accept that): missing history never turns an error into a pass. The message
-names what could not be checked and why. One source gets one finding: a frozen
+names what could not be checked and why: in a complete clone, a version of
+the source's history that git has no object for is such an error, since it
+may be the version that holds the pinned bytes, and so is a path whose
+history git fails to list, which is never called missing on a guess. One source gets one finding: a frozen
 copy whose file is gone needs history twice (for its own bytes and for its
 claim about the original path), and says both in one message.
 """
@@ -28,7 +38,7 @@ from typing import TYPE_CHECKING
 from mechlint.document import Document
 from mechlint.document.views import quote
 from mechlint.model import Finding, Level
-from mechlint.provenance.pinned import BEYOND_CLONE, FAILED, NO_HISTORY, SUBMODULE
+from mechlint.provenance.pinned import BEYOND_CLONE, FAILED, FETCH_HISTORY, NO_HISTORY, SUBMODULE
 from mechlint.records import Record
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.rules.provenance import OLD_SVG, POST_V2, SHALLOW_CLONE, line_endings, source_example, sources
@@ -66,7 +76,7 @@ META = RuleMeta(
 )
 
 
-FETCH_FIX = "fetch the full history (git fetch --unshallow; in GitHub Actions, actions/checkout with fetch-depth: 0)"
+FETCH_FIX = FETCH_HISTORY
 #: What a folder outside any git repository is told: the history is not missing from a clone, there is none.
 REPOSITORY_FIX = (
     "provenance needs a git repository (its history tells a stale pin from a wrong one, and a deleted source from "
@@ -86,7 +96,7 @@ class _Unknown(Record):
     undecided: tuple[str, ...]
     level: Level | None
     why: str
-    #: How to let history answer when it is not fetching more of it (a ``safe.directory`` refusal), or "".
+    #: How to let history answer (what to fetch, what to allow), or "" (then :func:`_fix` says).
     fix: str = ""
 
 
@@ -136,8 +146,13 @@ def _unknowns(source: Source) -> Iterator[_Unknown]:
     """What could not be checked for want of history, each with the least level to report it at."""
     shown = quote(source.path, 200)
     gone = GONE_FROZEN if source.original is not None else GONE
-    if not source.pinned_well and source.absent and not source.history.complete and not source.in_history:
-        yield _unavailable(source, f"nothing is at {shown} in the working tree", gone[:2])
+    if not source.pinned_well and source.absent and not source.unsafe and not source.in_history:
+        error = source.history_error
+        if error is not None or not source.history.complete:
+            what = f"nothing is at {shown} in the working tree"
+            if error is not None:
+                what += f", and looking up its history failed ({error})"
+            yield _unavailable(source, what, gone[:2], error)
     pinned = source.pinned
     if pinned is not None and pinned.kind == SUBMODULE:
         yield _Unknown(
@@ -164,6 +179,10 @@ def _unknowns(source: Source) -> Iterator[_Unknown]:
         missing = "the pinned bytes are not in the history this clone has"
         if source.present:
             yield _unavailable(source, f"the pinned bytes of {shown} are not in the history this clone has", CHANGED)
+        elif source.state is not None and source.state.sparse:  # in HEAD, but neither checked out nor fetched
+            left_out = "is outside the sparse checkout, and neither its bytes in HEAD nor the pinned ones are in"
+            left_out += " this clone"
+            yield _unavailable(source, f"{shown} {left_out}", CHANGED)
         else:
             yield _unavailable(source, f"nothing is at {shown} and {missing}", gone)
     claim = source.claim

@@ -78,11 +78,13 @@ def check(document: Document, context: RuleContext) -> Iterator[Finding]:
             continue
         parts = [f"nothing is at {quote(source.path, 200)}, and nothing ever was in the history of HEAD"]
         off_head = unreachable(source) or _off_head(source)
+        named = _named_commit(source) if off_head else None
         merge = "merge that branch first, or " if off_head else ""
         if source.original is not None:  # a frozen copy: its path is its claim, and what it holds is the question
-            parts += [off_head, elsewhere(source), frozen_copy_advice(source)]
+            said = source.pinned.original if source.pinned is not None else None  # where unreachable() said
+            parts += [off_head, elsewhere(source, named, said), frozen_copy_advice(source)]
         else:
-            parts += [off_head, f"{merge}fix the path or remove the source", did_you_mean(source)]
+            parts += [off_head, f"{merge}fix the path or remove the source", did_you_mean(source, named)]
         yield META.finding(pointer + "/path", "; ".join(part for part in parts if part))
 
 
@@ -92,7 +94,7 @@ def _missing(source: Source) -> bool:
         return False
     pinned = source.pinned
     if pinned is None:  # no sha256, or a malformed one (schema/violation's): the path is judged all the same
-        return source.history.complete
+        return source.history.complete and source.history_error is None
     return pinned.kind in (NOWHERE, UNREACHABLE)
 
 
@@ -103,12 +105,21 @@ def _off_head(source: Source) -> str:
     return f"a file is at this path only in {in_commit(source, source.revisions[0].commit)}"
 
 
-def did_you_mean(source: Source) -> str:
+def _named_commit(source: Source) -> str | None:
+    """The commit :func:`unreachable` or :func:`_off_head` named (the one that says something names it)."""
+    pinned = source.pinned
+    if pinned is not None and pinned.kind == UNREACHABLE and pinned.revision is not None:
+        return pinned.revision.commit
+    return source.revisions[0].commit if source.revisions else None
+
+
+def did_you_mean(source: Source, named: str | None = None) -> str:
     """``did you mean "X"? it holds the pinned bytes now`` (or held them in a commit, or is only close by name).
 
     The path that holds the pinned bytes at HEAD, or held them in some commit;
     else the existing path closest by name (a different case, a swapped
-    letter, another post's folder); else "".
+    letter, another post's folder); else "". ``named`` is a commit the message
+    has named already ("the same commit").
     """
     from mechlint.provenance.whereabouts import best_holder
 
@@ -117,7 +128,7 @@ def did_you_mean(source: Source) -> str:
         if best.commit is None:
             where = "it holds the pinned bytes now"
         else:
-            where = f"it held the pinned bytes in {in_commit(source, best.commit)}"
+            where = f"it held the pinned bytes in {in_commit(source, best.commit, named)}"
         return f"did you mean {quote(best.path, 200)}? {where}{name_note(source.path, best.path)}"
     by_name = source.closest_name()
     if by_name is not None:
