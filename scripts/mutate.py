@@ -205,6 +205,12 @@ MODULE_TESTS = {
         "tests/test_provenance_facts.py",
         "tests/test_line_endings.py",
     ),
+    "mechlint/provenance/gitdir.py": (  # git_toplevel, locate, vet, the cache key's objects state
+        "tests/test_mutants_prov_pgitdir.py",
+        "tests/test_hostile_git.py",
+        "tests/test_provenance_early.py",
+        "tests/test_cache_validity.py",
+    ),
 }
 
 #: tests never run for a mutant: slow end-to-end ones that drive a browser or an editor

@@ -42,7 +42,7 @@ def _describe(mode: int) -> str:
         return "a device"
     if stat.S_ISDIR(mode):
         return "a folder"
-    return "not a regular file"
+    return "a special file"  # a socket, or a kind of file Linux does not have
 
 
 def is_regular(path: Path, what: str) -> bool:
@@ -77,7 +77,7 @@ def read_small(path: Path, what: str) -> bytes | None:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise GitError(f"{what} changed into a special file while it was opened")
-        return os.read(fd, _MAX_SMALL + 1)[:_MAX_SMALL]
+        return os.read(fd, _MAX_SMALL)  # its size was looked at: a file grown since is cut, never read on
     finally:
         os.close(fd)
 
@@ -110,7 +110,7 @@ def locate(worktree: Path) -> GitDirs:
 
 def special_file(dirs: GitDirs) -> str | None:
     """The first file git could read that is a FIFO or a device, described; else ``None``."""
-    roots = [dirs.git_dir, dirs.common_dir, *_alternates(dirs.common_dir / "objects")]
+    roots = [dirs.git_dir, dirs.common_dir, *alternates(dirs.common_dir / "objects")]
     stack = list(dict.fromkeys(os.fspath(root) for root in roots))
     linked_seen: set[str] = set()
     count = 0
@@ -145,10 +145,14 @@ def special_file(dirs: GitDirs) -> str | None:
     return None
 
 
-def _alternates(objects: Path, depth: int = 0) -> list[Path]:
-    """The object folders ``objects/info/alternates`` lends, recursively as git does (five levels)."""
+def alternates(objects: Path, depth: int = 0) -> list[Path]:
+    """The object folders ``objects/info/alternates`` lends, recursively as git does.
+
+    git reads six levels of borrowed folders (``depth`` 0 to 5) and the
+    alternates file of the sixth, to say that the nesting is too deep.
+    """
     data = read_small(objects / "info" / "alternates", "objects/info/alternates")
-    if not data or depth >= 5:
+    if not data or depth > 5:
         return []
     found: list[Path] = []
     for line in data.decode("utf-8", "surrogateescape").splitlines():
@@ -157,7 +161,7 @@ def _alternates(objects: Path, depth: int = 0) -> list[Path]:
             continue
         folder = objects / line if not os.path.isabs(line) else Path(line)
         if folder.is_dir():
-            found += [folder, *_alternates(folder, depth + 1)]
+            found += [folder, *alternates(folder, depth + 1)]
     return found
 
 
@@ -171,7 +175,7 @@ def parse_listing(listing: bytes, worktree: Path, git_dir: Path, what: str) -> C
     """Check ``git config --list --null --no-includes`` output of one of the repository's files."""
     partial = False
     for item in listing.split(b"\0"):
-        key, _, value = item.decode("utf-8", "surrogateescape").partition("\n")
+        key, newline, value = item.decode("utf-8", "surrogateescape").partition("\n")
         lowered = key.lower()
         section, _, name = lowered.partition(".")
         if section in ("include", "includeif") and lowered.endswith(".path"):
@@ -184,7 +188,8 @@ def parse_listing(listing: bytes, worktree: Path, git_dir: Path, what: str) -> C
             if target != worktree.resolve():
                 raise GitError(f"{what} sets core.worktree to another folder ({value!r}); git is not run on it")
         if lowered == "extensions.partialclone" or (section == "remote" and name.endswith(".promisor")):
-            partial = partial or value.lower() not in ("", "false", "no", "off", "0")
+            # a key written without "= value" is a true boolean (and listed without the line break)
+            partial = partial or not newline or value.lower() not in ("", "false", "no", "off", "0")
     return Configuration(partial)
 
 
@@ -246,7 +251,7 @@ def objects_state(dirs: GitDirs, partial: bool) -> str:
         try:
             with os.scandir(objects) as entries:
                 for entry in sorted(entries, key=lambda e: e.name):
-                    info = entry.stat(follow_symlinks=False)
+                    info = entry.stat()  # a linked folder's objects land in the folder it names
                     parts.append(f"{entry.name}:{info.st_mtime_ns}".encode("utf-8", "surrogateescape"))
             parts += sorted(name.encode("utf-8", "surrogateescape") for name in os.listdir(objects / "pack"))
         except OSError:
