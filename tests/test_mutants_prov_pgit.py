@@ -433,6 +433,7 @@ def test_answers_about_one_commit_are_kept_across_refs_and_the_others_are_not(
     now = git(repo, "rev-parse", "HEAD:a.md")
     assert after[1] == [Revision(third, _time(repo, third), "a.md", now, before[1][0].blob), *before[1]]
     assert ran == ["for-each-ref", "log a.md"]
+    assert again.cat.process is None  # the description was kept too: no commit read again
 
 
 def test_the_commands_started_early_are_head_the_refs_and_each_path_once(
