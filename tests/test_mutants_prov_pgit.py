@@ -24,7 +24,7 @@ from mechlint.provenance import invoke, onepass
 from mechlint.provenance.cache import BlobCache
 from mechlint.provenance.errors import GitError
 from mechlint.provenance.git import ALL_REFS, CatFile, Git, History, explain, open_history
-from mechlint.provenance.log import Revision
+from mechlint.provenance.log import Revision, parse_log
 from mechlint.provenance.nohistory import RepositoryState, Unavailable
 
 from .gitrepo import commit, git, init, shallow_clone, write
@@ -577,16 +577,32 @@ def test_the_reachable_blobs_leave_the_stash_out(repo: Path, opened: list[Histor
     assert len(reachable) == len(set(reachable))
 
 
-def test_which_commits_leave_a_blob_at_some_path(repo: Path, opened: list[History]) -> None:
+def test_which_commits_leave_a_blob_at_some_path(
+    repo: Path, opened: list[History], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The holders, newest first; git is asked only about the commits that touch the blob (``--find-object``),
+    not made to print every commit's changes for Python to filter (the same answer, and a log of all history
+    kept in the cache for each blob asked about)."""
     first = commit(repo, "first", {"a.md": "x\n"})
     blob = git(repo, "rev-parse", "HEAD:a.md")
-    commit(repo, "second", {"a.md": "y\n"})  # the blob leaves a.md: not a holder
+    second = commit(repo, "second", {"a.md": "y\n"})  # the blob leaves a.md: not a holder
+    commit(repo, "unrelated", {"c.md": "c\n"})
     third = commit(repo, "third", {"b.md": "x\n"})
     history = _open(opened, repo)
+    printed: list[bytes] = []
+    real = invoke.run
+
+    def spy(command: list[str], cwd: str, env: dict[str, str], what: str) -> tuple[int, bytes, bytes]:
+        done = real(command, cwd, env, what)
+        printed.append(done[1])
+        return done
+
+    monkeypatch.setattr(invoke, "run", spy)
     assert history.blob_holders(blob) == [
         Revision(third, _time(repo, third), "b.md", blob, None),
         Revision(first, _time(repo, first), "a.md", blob, None),
     ]
+    assert [r.commit for r in parse_log(printed[-1])] == [third, second, first]
     assert history.blob_holders("HEAD") == []
     assert history.blob_holders(blob[:39]) == []
 
