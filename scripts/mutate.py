@@ -211,6 +211,17 @@ MODULE_TESTS = {
         "tests/test_provenance_early.py",
         "tests/test_cache_validity.py",
     ),
+    # the git plumbing: the unit-level tests that open a History and ask it (not the CLI's end-to-end files)
+    "mechlint/provenance/git.py": (
+        "tests/test_mutants_prov_pgit.py",
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance.py",
+        "tests/test_provenance_describe.py",
+        "tests/test_provenance_early.py",
+        "tests/test_provenance_truth.py",
+        "tests/test_worktree_state.py",
+        "tests/test_hostile_git.py",
+    ),
 }
 
 #: tests never run for a mutant: slow end-to-end ones that drive a browser or an editor

@@ -161,7 +161,7 @@ class CatFile(invoke.BatchGit):
             process, dog = self._start()
             assert process.stdin is not None and process.stdout is not None
             writer = None
-            if len(wanted) * 41 <= _ATOMIC_WRITE:  # fits the pipe at once: git cannot block us while we write
+            if sum(len(oid) + 1 for oid in wanted) <= _ATOMIC_WRITE:  # one atomic write: git cannot block it
                 _feed(process.stdin, wanted)
             else:  # git may fill its output pipe before it has read all of ours: write from another thread
                 writer = threading.Thread(target=_feed, args=(process.stdin, wanted), daemon=True)
