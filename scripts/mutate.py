@@ -137,6 +137,7 @@ MODULE_TESTS = {
     ),
     "mechlint/rules/provenance/missing_source.py": _PROVENANCE_RULE_TESTS,
     "mechlint/rules/provenance/history_unavailable.py": (
+        "tests/test_partial_clone.py",
         "tests/test_hostile_git.py",
         "tests/test_provenance.py",
         "tests/test_provenance_advice.py",
@@ -182,6 +183,7 @@ MODULE_TESTS = {
         "tests/test_worktree_state.py",
     ),
     "mechlint/provenance/source.py": (
+        "tests/test_partial_clone.py",
         "tests/test_mutants_provenance_core.py",
         "tests/test_provenance.py",
         "tests/test_provenance_gone.py",
@@ -194,6 +196,7 @@ MODULE_TESTS = {
         "tests/test_fix_history.py",
     ),
     "mechlint/provenance/stored.py": (
+        "tests/test_partial_clone.py",
         "tests/test_mutants_provenance_core.py",
         "tests/test_line_endings.py",
         "tests/test_worktree_state.py",

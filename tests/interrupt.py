@@ -6,7 +6,10 @@ the process is started through a small boot script that counts the files
 ``mechlint.run.discovery.read_candidate`` reads, in the process and in its forked
 workers, and writes one byte to a pipe once ``READY_AFTER`` files are read:
 the test waits for that byte and then sends the signal, so the signal always
-arrives in the middle of the work.
+arrives in the middle of the work. The process that wrote the byte then
+waits (up to a minute) inside that read: however late a loaded machine runs
+the test's side, the work cannot end before the signal comes (a worker that
+ignores Ctrl-C is stopped by its parent, which does not).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 READY_AFTER = 50
 
 _BOOT = """
-import os, runpy, sys
+import os, runpy, sys, time
 ready = int(os.environ.pop("MECHLINT_TEST_READY_FD"))
 import mechlint.run.discovery as discovery
 read_candidate = discovery.read_candidate
@@ -33,6 +36,7 @@ def counting(*args, **kwargs):
             os.write(ready, b"r")
         except OSError:
             pass
+        time.sleep(60)  # the signal ends this wait (or the parent stops this worker): never the work's own end
     return read_candidate(*args, **kwargs)
 discovery.read_candidate = counting
 sys.argv = ["mechlint", *sys.argv[1:]]

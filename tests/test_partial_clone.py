@@ -272,3 +272,38 @@ def test_a_path_whose_history_git_lists_as_empty_is_missing(tmp_path: Path) -> N
         ("provenance/missing-source", "error"),
         ("provenance/unpinned-source", "warning"),
     ]
+
+
+def test_a_complete_clone_where_git_fails_without_a_broken_repository_is_never_told_to_fetch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing is missing from a complete clone: when git fails for a reason that is no broken repository, the
+    warning says to run again once git can read it (or the error's own fix), never to fetch history."""
+    from mechlint.provenance.errors import GitError
+    from mechlint.provenance.git import History
+
+    repo = init(tmp_path / "blog")
+    commit(repo, "v1", {POST: V1})
+    commit(repo, "v2", {POST: V2})
+    mechanism = json.dumps({"sources": [{"path": POST, "sha256": sha(V1)}]})
+    commit(repo, "mechanism", {"content/mechanisms/m.json": mechanism})
+
+    def failing(self: History, path: str) -> list[object]:
+        raise GitError("git is not installed", broken=False)
+
+    monkeypatch.setattr(History, "path_history", failing)
+    assert _levels(repo) == [
+        (
+            "provenance/history-unavailable",
+            "warning",
+            f'looking up "{POST}" failed (git is not installed), but git could not read all of the history; '
+            "mechlint could not judge provenance/stale-source or provenance/digest-mismatch; run mechlint again "
+            "once git can read the repository (git status says what stops it)",
+        )
+    ]
+
+    def refused(self: History, path: str) -> list[object]:
+        raise GitError("git refuses to read this repository", broken=False, fix="allow it (a test)")
+
+    monkeypatch.setattr(History, "path_history", refused)
+    assert _levels(repo)[0][2].endswith("; allow it (a test)")

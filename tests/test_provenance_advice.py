@@ -172,3 +172,23 @@ def test_another_commit_is_named_in_full(tmp_path: Path) -> None:
         f'did you mean "src/b.md"? it held the pinned bytes in commit {_named_commit(repo, second)}, on branch '
         '"side", which HEAD does not contain'
     )
+
+
+def test_a_file_only_a_branch_had_at_the_path_names_its_commit_once(tmp_path: Path) -> None:
+    """Another file was at this path only on a branch, and another path held the pinned bytes in that commit."""
+    repo = init(tmp_path / "blog")
+    commit(repo, "root")
+    git(repo, "checkout", "-q", "-b", "side")
+    side = commit(repo, "side: a and b", {"src/a.md": "other\n", "src/b.md": "hello\n"})
+    git(repo, "checkout", "-q", "main")
+    mechanism(repo, [{"path": "src/a.md", "sha256": sha("hello\n")}])
+    on_side = f'commit {_named_commit(repo, side)}, on branch "side", which HEAD does not contain'
+    assert run(repo) == [
+        (
+            "provenance/missing-source",
+            "/sources/0/path",
+            'nothing is at "src/a.md", and nothing ever was in the history of HEAD; a file is at this path only in '
+            f"{on_side}; merge that branch first, or fix the path or remove the source; did you mean "
+            '"src/b.md"? it held the pinned bytes in the same commit',
+        )
+    ]

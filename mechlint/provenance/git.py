@@ -304,7 +304,7 @@ class History:
         elif state.partial:
             why, fix = "this is a partial clone, which leaves objects out until they are needed", FETCH_OBJECTS
         else:
-            why, fix = "git could not read all of the history", ""
+            why, fix = "git could not read all of the history", error.fix if error is not None else ""
         return Unavailable(why, error is not None and error.broken and self.complete, fix)
 
     def path_history(self, path: str) -> list[Revision]:

@@ -1,13 +1,19 @@
 """Reports a verb in the passive voice.
 
 A passive is a form of "be" or "get", optionally "not" (or a contraction
-such as "isn't") and up to two adverbs, then a past participle: a regular
-"-ed" form or one of a list of irregular participles ("kept", "shown",
-"written"). To keep false positives down, participles usually used as
-adjectives ("based", "interested", "supposed") are skipped, and so is a
-participle followed directly by a noun-like word, which makes it an
-adjective ("is not measured runtime"). A particle after the participle
-("is set up", "are sent back") keeps it a verb. "Used" is a participle
+such as "isn't") and up to two adverbs ("-ly" words of five letters or
+more, and a closed class of others: "then", "indeed", "duly"; "holy" and
+"ugly" are adjectives), then a past participle: a
+regular "-ed" form ("tied" and "used" too: a four-letter "-ed" word is one
+unless it is "need", "seed" and the like) or one of a list of irregular
+participles ("kept", "shown", "written"). To keep false positives down,
+participles usually used as adjectives ("based", "interested", "supposed")
+are skipped, and so is a participle followed directly by a noun-like word,
+which makes it an adjective ("is not measured runtime"). A word after the
+participle is not noun-like when it is an adverb ("is evicted early",
+"is cached locally"), an adjective by its ending ("is considered harmful",
+"is made visible") or a particle ("is set up", "are sent back"): those keep
+it a verb. "Used" is a participle
 ("the blocks are used again") except in "used to" + a gerund or a noun
 phrase ("is used to waiting", "is used to the noise").
 """
@@ -48,8 +54,12 @@ BE = word_set(
 NEGATIONS = frozenset({"not", "never"})
 ADVERBS = word_set(
     "also always again already still only often once twice now then just even never rarely seldom soon "
-    "first later here there too quite very almost"
+    "first later here there too quite very almost indeed duly idly"
 )
+#: Adverbs that a word after a participle may be besides :data:`ADVERBS` and "-ly" words: "is evicted early".
+AFTER_ADVERBS = word_set("early late fast hard well ahead alone anew aloud long")
+#: Endings of adjectives, never of a noun a participle could qualify: "is considered harmful", "is made visible".
+ADJECTIVE_ENDINGS = ("ous", "ive", "ful", "less", "able", "ible")
 IRREGULAR = word_set(
     "arisen awoken borne beaten become begun bent bet bid bound bitten blown broken bred brought "
     "broadcast built burnt bought cast caught chosen clung come cost crept cut dealt dug done drawn "
@@ -60,8 +70,7 @@ IRREGULAR = word_set(
     "slid slung split spoken spent spilt spun spread sprung stood stolen stuck stung struck strung sworn "
     "swept swollen swum swung taken taught torn told thought thrown thrust trodden understood undone "
     "upset woken worn woven wept won wound withdrawn written rebuilt rerun reset rewritten overwritten "
-    "undergone "
-    "used owed"  # regular, but too short for the "-ed" test below
+    "undergone"
 )
 ADJECTIVAL = word_set(
     "based concerned interested supposed tired pleased surprised worried excited married involved "
@@ -69,7 +78,7 @@ ADJECTIVAL = word_set(
     "limited finished done gone aged bored scared ashamed amazed convinced determined prepared "
     "satisfied"
 )
-NOT_PARTICIPLES = word_set("need seed speed feed bed red shed embed indeed hundred exceed proceed succeed")
+NOT_PARTICIPLES = word_set("speed embed indeed hundred exceed proceed succeed")
 CONTINUERS = word_set(
     "by to in on at for with from into onto over under after before during until unless because when "
     "while if as than that which who so and or but nor via per through without within between across "
@@ -91,7 +100,15 @@ def is_participle(word: str) -> bool:
     lower = word.lower()
     if lower in ADJECTIVAL or lower in NOT_PARTICIPLES:
         return False
-    return lower in IRREGULAR or (len(lower) > 4 and lower.endswith("ed"))
+    return lower in IRREGULAR or _regular(lower)
+
+
+def _regular(lower: str) -> bool:
+    """A regular "-ed" participle: five letters or more ("stored"), or four whose stem ends in "e" ("tied",
+    "used", "owed"), never "need", "seed", "feed" ("ee" then "d") nor three letters ("bed", "red")."""
+    if not lower.endswith("ed"):
+        return False
+    return len(lower) > 4 or (len(lower) == 4 and lower[1] != "e")
 
 
 def _accustomed(tokens: list[re.Match[str]], used: int) -> bool:
@@ -105,6 +122,14 @@ def _accustomed(tokens: list[re.Match[str]], used: int) -> bool:
 def _is_adverb(word: str) -> bool:
     lower = word.lower()
     return lower in ADVERBS or (len(lower) > 4 and lower.endswith("ly") and lower not in {"only", "early"})
+
+
+def _keeps_verb(word: str) -> bool:
+    """Whether a lower-case word right after a participle leaves it a verb: a particle or other continuer, an
+    adverb ("is evicted early"), or an adjective by its ending ("is considered harmful"), not a noun it qualifies
+    ("is not measured runtime")."""
+    lower = word.lower()
+    return lower in CONTINUERS or _is_adverb(lower) or lower in AFTER_ADVERBS or lower.endswith(ADJECTIVE_ENDINGS)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -140,7 +165,7 @@ def _passives(text: str) -> Iterator[tuple[int, int]]:
             continue
         if after is not None and text[participle.end() : after.start()].isspace():
             word = after.group(0)
-            if word.islower() and word not in CONTINUERS and not _is_adverb(word):
+            if word.islower() and not _keeps_verb(word):
                 continue
         yield token.start(), participle.end()
 

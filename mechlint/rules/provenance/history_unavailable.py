@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from mechlint.document import Document
 from mechlint.document.views import quote
 from mechlint.model import Finding, Level
-from mechlint.provenance.pinned import BEYOND_CLONE, FAILED, FETCH_HISTORY, NO_HISTORY, SUBMODULE
+from mechlint.provenance.pinned import BEYOND_CLONE, FAILED, NO_HISTORY, SUBMODULE
 from mechlint.records import Record
 from mechlint.rules import Example, RuleContext, RuleMeta
 from mechlint.rules.provenance import OLD_SVG, POST_V2, SHALLOW_CLONE, line_endings, source_example, sources
@@ -76,7 +76,6 @@ META = RuleMeta(
 )
 
 
-FETCH_FIX = FETCH_HISTORY
 #: What a folder outside any git repository is told: the history is not missing from a clone, there is none.
 REPOSITORY_FIX = (
     "provenance needs a git repository (its history tells a stale pin from a wrong one, and a deleted source from "
@@ -132,11 +131,17 @@ def _either(rules: list[str]) -> str:
     return ", ".join(rules[:-1]) + " or " + rules[-1]
 
 
+#: What a complete clone is told when git failed without the repository being broken (git itself missing, say):
+#: nothing is missing from the clone, so fetching is not the way.
+RETRY_FIX = "run mechlint again once git can read the repository (git status says what stops it)"
+
+
 def _fix(source: Source) -> str:
-    """How to get the history: fetch it, or (outside any repository) work in a clone."""
+    """How to let history answer when :meth:`History.unavailable` names no fix of its own: in a complete clone,
+    let git read it; outside any repository, work in a clone (a shallow or partial clone's fetch is its own)."""
     history = source.history
     if history.exists:
-        return FETCH_FIX
+        return RETRY_FIX
     if source.repository.toplevel is None:
         return REPOSITORY_FIX
     return "provenance needs git to read this repository's history"
