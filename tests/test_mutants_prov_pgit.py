@@ -26,6 +26,7 @@ from mechlint.provenance.errors import GitError
 from mechlint.provenance.git import ALL_REFS, CatFile, Git, History, explain, open_history
 from mechlint.provenance.log import Revision, parse_log
 from mechlint.provenance.nohistory import RepositoryState, Unavailable
+from mechlint.provenance.pinned import FETCH_BOTH, FETCH_HISTORY, FETCH_OBJECTS
 
 from .gitrepo import commit, git, init, shallow_clone, write
 
@@ -312,8 +313,15 @@ def test_the_shape_of_a_partial_clone(repo: Path, opened: list[History], where: 
         ("full", None, Unavailable("git could not read all of the history", False)),
         ("full", False, Unavailable("git could not read all of the history", False)),
         ("full", True, Unavailable("git could not read all of the history", True)),
-        ("shallow", True, Unavailable("this is a shallow clone", False)),
-        ("partial", True, Unavailable("this is a partial clone (objects may be missing)", False)),
+        ("shallow", True, Unavailable("this is a shallow clone", False, FETCH_HISTORY)),
+        (
+            "partial",
+            True,
+            Unavailable(
+                "this is a partial clone, which leaves objects out until they are needed", False, FETCH_OBJECTS
+            ),
+        ),
+        ("both", True, Unavailable("this is a shallow and partial clone", False, FETCH_BOTH)),
     ],
 )
 def test_why_history_did_not_answer(
@@ -326,9 +334,19 @@ def test_why_history_did_not_answer(
         repo = shallow_clone(repo, tmp_path / "shallow")
     elif shape == "partial":
         git(repo, "config", "remote.origin.promisor", "true")
+    elif shape == "both":
+        repo = shallow_clone(repo, tmp_path / "shallow")
+        git(repo, "config", "remote.origin.promisor", "true")
     history = _open(opened, repo)
     error = None if broken_error is None else GitError("x", broken=broken_error)
     assert history.unavailable(error) == expected
+
+
+def test_a_full_clone_passes_on_the_fix_of_the_error_git_gave(repo: Path, opened: list[History]) -> None:
+    commit(repo, "first", {"a.md": "a\n"})
+    history = _open(opened, repo)
+    error = GitError("git refuses", broken=False, fix="allow it")
+    assert history.unavailable(error) == Unavailable("git could not read all of the history", False, "allow it")
 
 
 def test_history_is_a_repository_s_and_opens_its_own_git_when_given_none(repo: Path, opened: list[History]) -> None:
