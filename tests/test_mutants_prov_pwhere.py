@@ -452,3 +452,20 @@ def test_locate_in_a_shallow_clone_says_the_bytes_may_be_in_history_it_lacks(rep
         detail='nothing is at "posts/gone.md", and the pinned bytes are not in the history this clone has: '
         "this is a shallow clone",
     )
+
+
+def _no_reads(oids: object) -> None:
+    raise AssertionError(f"read again: {oids}")
+
+
+def test_a_blob_this_index_hashed_is_believed_without_a_second_read(
+    repo: Path, history: History, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = BlobIndex(history, BlobCache(None))
+    pinned = _blob(repo, "posts/a.md")
+    assert index.find_all(sha("pinned\n")) == [pinned]
+    monkeypatch.setattr(history.cat, "read_many", _no_reads)
+    assert index.verified(pinned, sha("pinned\n")) is True
+    assert index.verified(_blob(repo, "posts/big.bin"), LFS_OID) is True
+    assert index.verified(pinned, sha("other\n")) is False
+    assert index.find_all(LFS_OID) == [_blob(repo, "posts/big.bin")]
