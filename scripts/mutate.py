@@ -225,6 +225,27 @@ MODULE_TESTS = {
         "tests/test_worktree_state.py",
         "tests/test_hostile_git.py",
     ),
+    "mechlint/provenance/whereabouts.py": (
+        "tests/test_mutants_prov_pwhere.py",
+        "tests/test_provenance_truth.py",
+        "tests/test_provenance_gone.py",
+        "tests/test_provenance.py",
+    ),
+    "mechlint/provenance/index.py": (
+        "tests/test_mutants_prov_pwhere.py",
+        "tests/test_partial_clone.py",
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance.py",
+        "tests/test_provenance_gone.py",
+    ),
+    "mechlint/provenance/resolve.py": (
+        "tests/test_mutants_prov_pwhere.py",
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance_facts.py",
+        "tests/test_provenance_gone.py",
+        "tests/test_provenance_truth.py",
+        "tests/test_attest.py",
+    ),
 }
 
 #: tests never run for a mutant: slow end-to-end ones that drive a browser or an editor

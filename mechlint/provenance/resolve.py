@@ -19,7 +19,7 @@ from typing import Any
 
 from mechlint.document.views import as_object, items, quote
 from mechlint.provenance import paths as working_tree
-from mechlint.provenance.pinned import FAILED, HISTORY, NO_HISTORY, UNREACHABLE
+from mechlint.provenance.pinned import BEYOND_CLONE, FAILED, HISTORY, NO_HISTORY, UNREACHABLE
 from mechlint.provenance.repository import Repository, git_toplevel, refs_key
 from mechlint.provenance.source import DIGEST, Source
 from mechlint.records import Record
@@ -181,6 +181,12 @@ class Provenance:
             return Located("refused", detail=f"nothing is at {shown} and {source.history.unavailable().why}")
         if found.kind == FAILED:
             return Located("refused", detail=f"{shown}: {found.error}")
+        if found.kind == BEYOND_CLONE:
+            return Located(
+                "refused",
+                detail=f"nothing is at {shown}, and the pinned bytes are not in the history this clone has: "
+                f"{source.history.unavailable().why}",
+            )
         if found.kind == UNREACHABLE and found.revision is not None:
             return Located(
                 "refused",
