@@ -19,6 +19,7 @@ from mechlint.provenance.errors import GitError
 from mechlint.provenance.git import History, open_history
 from mechlint.provenance.index import BlobIndex
 from mechlint.provenance.log import Revision
+from mechlint.provenance.pinned import FETCH_HISTORY
 from mechlint.provenance.repository import refs_key
 from mechlint.provenance.resolve import CLASSIFICATION, Located, Provenance, frozen_regex, pin_of
 from mechlint.provenance.source import Source
@@ -450,7 +451,7 @@ def test_locate_in_a_shallow_clone_says_the_bytes_may_be_in_history_it_lacks(rep
     assert _locate(clone, "posts/gone.md", sha("pinned\n")) == Located(
         "refused",
         detail='nothing is at "posts/gone.md", and the pinned bytes are not in the history this clone has: '
-        "this is a shallow clone",
+        f"this is a shallow clone; {FETCH_HISTORY}",
     )
 
 

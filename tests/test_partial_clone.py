@@ -307,3 +307,17 @@ def test_a_complete_clone_where_git_fails_without_a_broken_repository_is_never_t
 
     monkeypatch.setattr(History, "path_history", refused)
     assert _levels(repo)[0][2].endswith("; allow it (a test)")
+
+
+def test_pin_in_a_sparse_partial_clone_says_why_it_cannot_and_how_to_fetch(origin: Path, tmp_path: Path) -> None:
+    """``pin`` (through ``Provenance.locate``) cannot read a source whose bytes neither the checkout nor the
+    clone has: it says so, and how to fetch them, never that no commit held the bytes."""
+    repo = clone(origin, tmp_path / "sparse", "--filter=blob:none", "--no-checkout")
+    git(repo, "sparse-checkout", "set", "--no-cone", "/content/")
+    git(repo, "checkout", "-q", "main")
+    code, out, err = mechlint(repo, "pin", "--check", "content/mechanisms/m.json")
+    assert (
+        f'/sources/0: not pinned: "{POST}" is outside the sparse checkout, and neither its bytes in HEAD nor the '
+        "pinned ones are in this clone: this is a partial clone, which leaves objects out until they are needed; "
+        f"{PARTIAL_FIX}"
+    ) in err, (code, out, err)

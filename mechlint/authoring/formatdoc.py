@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -263,5 +262,11 @@ def github_anchor(heading: str) -> str:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/format.md")
-    target.write_text(format_markdown(), encoding="utf-8")
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m mechlint.authoring.formatdoc",
+        description="Write the page of the mechanism file's keys (docs/format.md) from the schema and the seed.",
+    )
+    parser.add_argument("target", nargs="?", type=Path, default=Path("docs/format.md"), help="where to write it")
+    parser.parse_args().target.write_text(format_markdown(), encoding="utf-8")

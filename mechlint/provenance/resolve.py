@@ -182,11 +182,14 @@ class Provenance:
         if found.kind == FAILED:
             return Located("refused", detail=f"{shown}: {found.error}")
         if found.kind == BEYOND_CLONE:
-            return Located(
-                "refused",
-                detail=f"nothing is at {shown}, and the pinned bytes are not in the history this clone has: "
-                f"{source.history.unavailable().why}",
+            unavailable = source.history.unavailable()
+            what = (
+                f"{shown} is outside the sparse checkout, and neither its bytes in HEAD nor the pinned ones are in "
+                "this clone"
+                if state.sparse  # absent, and a partial clone left its bytes in HEAD out too
+                else f"nothing is at {shown}, and the pinned bytes are not in the history this clone has"
             )
+            return Located("refused", detail=f"{what}: {unavailable.why}; {unavailable.fix}")
         if found.kind == UNREACHABLE and found.revision is not None:
             return Located(
                 "refused",
