@@ -240,6 +240,7 @@ MODULE_TESTS = {
     ),
     "mechlint/provenance/resolve.py": (
         "tests/test_mutants_prov_pwhere.py",
+        "tests/test_partial_clone.py",
         "tests/test_mutants_provenance_core.py",
         "tests/test_provenance_facts.py",
         "tests/test_provenance_gone.py",
