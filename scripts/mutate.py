@@ -198,6 +198,22 @@ MODULE_TESTS = {
         "tests/test_line_endings.py",
         "tests/test_worktree_state.py",
     ),
+    "mechlint/provenance/repository.py": (
+        "tests/test_mutants_prov_prepo.py",
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance.py",
+        "tests/test_provenance_facts.py",
+        "tests/test_line_endings.py",
+        "tests/test_checkout_shapes.py",
+        "tests/test_attest.py",
+        "tests/test_cache_validity.py",
+    ),
+    "mechlint/provenance/log.py": (
+        "tests/test_mutants_prov_prepo.py",
+        "tests/test_provenance_describe.py",
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance.py",
+    ),
 }
 
 #: tests never run for a mutant: slow end-to-end ones that drive a browser or an editor
