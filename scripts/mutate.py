@@ -217,6 +217,7 @@ MODULE_TESTS = {
     # the git plumbing: the unit-level tests that open a History and ask it (not the CLI's end-to-end files)
     "mechlint/provenance/git.py": (
         "tests/test_mutants_prov_pgit.py",
+        "tests/test_partial_clone.py",
         "tests/test_mutants_provenance_core.py",
         "tests/test_provenance.py",
         "tests/test_provenance_describe.py",
@@ -246,6 +247,22 @@ MODULE_TESTS = {
         "tests/test_provenance_gone.py",
         "tests/test_provenance_truth.py",
         "tests/test_attest.py",
+    ),
+    "mechlint/provenance/repository.py": (
+        "tests/test_mutants_prov_prepo.py",
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance.py",
+        "tests/test_provenance_facts.py",
+        "tests/test_line_endings.py",
+        "tests/test_checkout_shapes.py",
+        "tests/test_attest.py",
+        "tests/test_cache_validity.py",
+    ),
+    "mechlint/provenance/log.py": (
+        "tests/test_mutants_prov_prepo.py",
+        "tests/test_provenance_describe.py",
+        "tests/test_mutants_provenance_core.py",
+        "tests/test_provenance.py",
     ),
 }
 

@@ -58,12 +58,12 @@ def parse_log(output: bytes) -> list[Revision]:
             count = 2 if status[:1] in ("R", "C") else 1
             names = [p.decode("utf-8", "surrogateescape") for p in parts[index + 1 : index + 1 + count]]
             index += 1 + count
-            if not names:
-                break
+            if len(names) < count or "" in names:
+                break  # the output ends inside the entry: a name (a rename's second one, say) missing or empty
             path = names[-1]
             blob = None if set(new_blob) == {"0"} or meta[1] == "160000" else new_blob
             previous = None if set(old_blob) == {"0"} else old_blob
-            origin = names[0] if count == 2 and len(names) == 2 else None
+            origin = names[0] if count == 2 else None
             revisions.append(Revision(commit, time, path, blob, previous, origin))
     return revisions
 

@@ -221,7 +221,7 @@ def refs_key(toplevel: Path | None) -> str:
     try:
         git = Git(toplevel)
         partial = git.vet().partial
-        refs = git.run("for-each-ref", "--format=%(objectname) %(refname)", check=False)
+        refs = git.run("for-each-ref", "--format=%(objectname) %(refname)")  # refs git cannot read: unreadable
         head = git.run("rev-parse", "--verify", "--quiet", "HEAD", check=False)
         objects = gitdir.objects_state(gitdir.locate(toplevel), partial).encode()
     except GitError as error:
