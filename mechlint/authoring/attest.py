@@ -6,6 +6,10 @@ was dirty or shallow, the tool version and where each source's bytes were
 found. ``verify`` checks the signature over the DSSE pre-authentication
 encoding *before* it parses the payload, then checks every subject against
 the bytes now. cryptography is imported only here.
+
+Long: the envelope, the statement and its check are one contract (the
+subjects ``attest`` writes are the ones ``verify`` reads back, digested the
+same way); split, the two halves could drift apart unnoticed.
 """
 
 from __future__ import annotations
