@@ -1,12 +1,11 @@
 """What is known about one source: the facts the ``provenance/`` rules decide on.
 
 A :class:`Source` is a path and its pinned sha256 in one repository. Each
-fact is computed when a rule (or ``pin``, ``attest``, ``verify``) first asks,
-and kept: the path's problem or working-tree state, whether the working tree
-holds the pinned bytes, :attr:`Source.pinned` (where the pinned bytes are:
-the working tree, a commit of history at this path or a name it had before a
-rename, a frozen copy's original path, nowhere, or unknowable and why), the
-frozen copy's :attr:`~Source.claim`, and, for messages, the path's
+fact is computed when a rule (or ``pin``, ``attest``, ``verify``) first asks, and kept: the
+path's problem or working-tree state, whether the working tree holds the pinned bytes,
+:attr:`Source.pinned` (where the pinned bytes are: the working tree, a commit of history at
+this path or a name it had before a rename, a frozen copy's original path, nowhere, or
+unknowable and why), the frozen copy's :attr:`~Source.claim`, and, for messages, the path's
 revisions, the other paths that hold the bytes, the closest existing name.
 
 :meth:`Source.search` is the one way history is searched for the pinned
@@ -218,14 +217,12 @@ class Source:
 
     @cached_property
     def revisions(self) -> list[Revision]:
-        """The revisions of this path on any ref, renames followed (none when git cannot say:
-        :attr:`history_error` says why)."""
+        """The revisions of this path on any ref, renames followed (none when git cannot say: see history_error)."""
         return [] if self.history_error is not None else self.lineage(self.path)
 
     @cached_property
     def history_error(self) -> GitError | None:
-        """Why git could not list this path's history, or ``None``: a path whose history is unknown is never
-        said to have none."""
+        """Why git could not list this path's history, or ``None``: an unknown history is never "none"."""
         try:
             self.lineage(self.path)
         except GitError as error:
