@@ -321,3 +321,43 @@ def test_pin_in_a_sparse_partial_clone_says_why_it_cannot_and_how_to_fetch(origi
         "pinned ones are in this clone: this is a partial clone, which leaves objects out until they are needed; "
         f"{PARTIAL_FIX}"
     ) in err, (code, out, err)
+
+
+def _cat_file_answering(monkeypatch: pytest.MonkeyPatch, answer: bytes) -> None:
+    """``git cat-file --batch`` replaced by a process that reads its questions, prints ``answer`` and ends."""
+    import sys
+
+    from mechlint.provenance import invoke
+
+    real = invoke.start
+    script = f"import sys; sys.stdin.readline(); sys.stdout.buffer.write({answer!r}); sys.stdout.flush()"
+
+    def start(command: list[str], cwd: str, env: dict[str, str], *, interactive: bool) -> subprocess.Popen[bytes]:
+        if "cat-file" in command:
+            return real([sys.executable, "-c", script], cwd, env, interactive=interactive)
+        return real(command, cwd, env, interactive=interactive)
+
+    monkeypatch.setattr(invoke, "start", start)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [b"", b"%s blob 10\nabc"],
+    ids=["stopped before the header", "stopped inside the content"],
+)
+def test_cat_file_stopping_in_a_complete_clone_is_an_error(
+    origin: Path, monkeypatch: pytest.MonkeyPatch, answer: bytes
+) -> None:
+    """Outside a partial clone nothing may be left out: a cat-file that stops is a corrupt object, an error."""
+    from mechlint.provenance.errors import GitError
+
+    oid = git(origin, "rev-parse", f"HEAD:{POST}")
+    _cat_file_answering(monkeypatch, answer.replace(b"%s", oid.encode()))
+    reader = CatFile(Git(origin))
+    try:
+        with pytest.raises(GitError) as raised:
+            list(reader.read_many([oid]))
+    finally:
+        reader.close()
+    assert str(raised.value) == "git cat-file stopped unexpectedly (a corrupt object?)"
+    assert raised.value.broken is True
