@@ -122,7 +122,7 @@ def _gone_or_changed(top: Path, files: list[Path]) -> Iterator[str]:
     """The source paths of ``files`` whose working-tree file is not the pinned one: the run will ask their history."""
     from mechlint.provenance.paths import hash_source, path_problem
     from mechlint.safety.paths import lexical_relative
-    from mechlint.safety.safeio import read_regular
+    from mechlint.safety.safeio import NotReadable, read_regular
 
     seen: set[str] = set()
     for file in files:
@@ -131,8 +131,8 @@ def _gone_or_changed(top: Path, files: list[Path]) -> Iterator[str]:
             if lexical_relative(real, os.fspath(top)) in (None, "."):
                 continue  # the file resolves outside the repository: the run refuses it, and so does this
             data: Any = json.loads(read_regular(Path(real), _MAX_MECHANISM))
-        except (OSError, RuntimeError, ValueError, RecursionError):
-            continue
+        except (NotReadable, OSError, RuntimeError, ValueError, RecursionError):
+            continue  # the run reads it itself and says what is wrong with it; the other files are still asked
         sources = data.get("sources") if isinstance(data, dict) else None
         for source in sources if isinstance(sources, list) else ():
             if not isinstance(source, dict):
