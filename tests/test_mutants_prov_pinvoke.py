@@ -767,6 +767,7 @@ def test_begin_opens_a_repositorys_history_once_and_registers_discard_at_exit_on
     registered: list[object] = []
     monkeypatch.setattr(early, "atexit", SimpleNamespace(register=registered.append))
     early.begin(["content/m.json"])
+    assert registered == [early.discard]  # with the first history opened
     first = early._opened[blog][1]
     early.begin(["content/m.json"])
     assert early._opened[blog][1] is first
