@@ -28,7 +28,7 @@ from mechlint.provenance import cache as cache_module
 from mechlint.provenance import early, invoke
 from mechlint.provenance.cache import BlobCache
 from mechlint.provenance.errors import GitError
-from mechlint.provenance.git import History
+from mechlint.provenance.git import Git, History
 
 from .gitrepo import commit, git, init, write
 
@@ -126,17 +126,17 @@ def _fake_stat(monkeypatch: pytest.MonkeyPatch, text: str | None) -> list[str]:
 def test_cpu_and_state_are_read_after_the_last_parenthesis_of_proc_stat(monkeypatch: pytest.MonkeyPatch) -> None:
     # the name may hold ")" and spaces; fields 14 and 15 (user and system ticks) follow the state, field 3
     opened = _fake_stat(monkeypatch, "4242 (a) b) S 1 2 3 4 5 6 7 8 9 10 300 45")
-    assert invoke._cpu_and_state(4242) == (345, "S")
+    assert invoke.cpu_and_state(4242) == (345, "S")
     assert opened == ["/proc/4242/stat"]
 
 
 def test_cpu_and_state_need_thirteen_fields_and_a_readable_file(monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_stat(monkeypatch, "7 (git) D 1 2 3 4 5 6 7 8 9 10 11")  # twelve fields after the name
-    assert invoke._cpu_and_state(7) is None
+    assert invoke.cpu_and_state(7) is None
     _fake_stat(monkeypatch, "7 (git) D 1 2 3 4 5 6 7 8 9 10 11 2")
-    assert invoke._cpu_and_state(7) == (13, "D")
+    assert invoke.cpu_and_state(7) == (13, "D")
     _fake_stat(monkeypatch, None)
-    assert invoke._cpu_and_state(7) is None
+    assert invoke.cpu_and_state(7) is None
 
 
 @pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/stat"), reason="needs Linux /proc")
@@ -144,7 +144,7 @@ def test_cpu_and_state_of_a_real_sleeping_process() -> None:
     process = subprocess.Popen(["sleep", "30"])
     try:
         deadline = time.monotonic() + 10
-        while (sample := invoke._cpu_and_state(process.pid)) is not None and sample[1] != "S":
+        while (sample := invoke.cpu_and_state(process.pid)) is not None and sample[1] != "S":
             assert time.monotonic() < deadline
             time.sleep(0.05)
         assert sample is not None
@@ -153,7 +153,7 @@ def test_cpu_and_state_of_a_real_sleeping_process() -> None:
     finally:
         process.kill()
         process.wait()
-    assert invoke._cpu_and_state(process.pid) is None  # reaped: no /proc entry
+    assert invoke.cpu_and_state(process.pid) is None  # reaped: no /proc entry
 
 
 # -- the judge's rule, on a fake clock ------------------------------------------------------
@@ -163,7 +163,7 @@ def _judge(monkeypatch: pytest.MonkeyPatch, samples: list[tuple[int, str] | None
     now = [1000.0]
     monkeypatch.setattr(invoke, "time", SimpleNamespace(monotonic=lambda: now[0]))
     given = iter(samples)
-    monkeypatch.setattr(invoke, "_cpu_and_state", lambda pid: next(given))
+    monkeypatch.setattr(invoke, "cpu_and_state", lambda pid: next(given))
     process: Any = SimpleNamespace(pid=4242)
     return invoke.Judge(process, "cat-file"), now
 
@@ -225,8 +225,8 @@ def test_the_watchdog_stops_a_stuck_process_only_while_someone_waits_for_it(
         with dog.waiting():
             assert sleeper.wait(timeout=30) == -signal.SIGKILL
         assert dog.verdict == STALL.format(what="sleep", seconds=0)
-        dog._thread.join(timeout=10)
-        assert not dog._thread.is_alive()
+        dog.thread.join(timeout=10)
+        assert not dog.thread.is_alive()
     finally:
         dog.stop()
 
@@ -236,13 +236,13 @@ def test_the_watchdog_thread_ends_when_its_process_was_reaped_or_it_is_stopped(
 ) -> None:
     dog = invoke.Watchdog(sleeper, "sleep")
     dog.stop()
-    dog._thread.join(timeout=10)
-    assert not dog._thread.is_alive()
+    dog.thread.join(timeout=10)
+    assert not dog.thread.is_alive()
     other = invoke.Watchdog(sleeper, "sleep")
     invoke.kill_group(sleeper)
     sleeper.wait()
-    other._thread.join(timeout=10)
-    assert not other._thread.is_alive()
+    other.thread.join(timeout=10)
+    assert not other.thread.is_alive()
     assert other.verdict == ""
 
 
@@ -373,8 +373,8 @@ def test_stop_batch_stops_the_watchdog_and_a_git_that_ends_when_its_input_closes
     invoke.stop_batch(process, dog)
     assert process.returncode == 0
     assert process.stdout is not None and process.stdout.closed
-    dog._thread.join(timeout=10)
-    assert not dog._thread.is_alive()
+    dog.thread.join(timeout=10)
+    assert not dog.thread.is_alive()
     invoke.stop_batch(None, dog)  # a watchdog whose process is gone
 
 
@@ -396,6 +396,10 @@ class _Cat(invoke.BatchGit):
     ARGUMENTS = ("cat",)
     NAME = "cat"
 
+    def started(self) -> tuple[subprocess.Popen[bytes], invoke.Watchdog]:
+        """The process and its watchdog, as the batch readers of git.py and attributes.py take them."""
+        return self._start()
+
 
 def _ask(process: subprocess.Popen[bytes], question: bytes) -> bytes:
     assert process.stdin is not None and process.stdout is not None
@@ -408,16 +412,17 @@ def test_a_batch_git_is_started_once_vetted_first_and_started_again_when_it_died
     runner = _Runner(tmp_path)
     batch = _Cat(runner)
     try:
-        first, first_dog = batch._start()
+        first, first_dog = batch.started()
         assert (_ask(first, b"one\n"), runner.vetted) == (b"one\n", 1)
-        again, again_dog = batch._start()
+        again, again_dog = batch.started()
         assert (again, again_dog, runner.vetted) == (first, first_dog, 1)
         invoke.kill_group(first)
         first.wait()
-        second, second_dog = batch._start()
+        second, second_dog = batch.started()
         assert second is not first and second_dog is not first_dog
         assert (_ask(second, b"two\n"), runner.vetted) == (b"two\n", 2)
-        assert first_dog._stop.is_set()
+        first_dog.thread.join(timeout=10)  # the dead one's watchdog was stopped
+        assert not first_dog.thread.is_alive()
     finally:
         batch.close()
     assert (batch.process, batch.dog, second.returncode) == (None, None, 0)
@@ -492,13 +497,13 @@ def test_a_common_folder_of_another_user_is_never_written_the_users_cache_folder
 def test_whose_folder_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "file").write_text("")
     owner = os.stat(tmp_path).st_uid
-    assert cache_module._ours(tmp_path) is True
-    assert cache_module._ours(tmp_path / "new" / "newer") is True  # made by the owner of its parent
-    assert cache_module._ours(tmp_path / "file" / "x") is False  # not a folder: cannot be ours
+    assert cache_module.owned_by_us(tmp_path) is True
+    assert cache_module.owned_by_us(tmp_path / "new" / "newer") is True  # made by the owner of its parent
+    assert cache_module.owned_by_us(tmp_path / "file" / "x") is False  # not a folder: cannot be ours
     monkeypatch.setattr(os, "geteuid", lambda: owner + 1, raising=False)
-    assert cache_module._ours(tmp_path) is False
+    assert cache_module.owned_by_us(tmp_path) is False
     monkeypatch.delattr(os, "geteuid")
-    assert cache_module._ours(tmp_path) is True  # no user ids: always ours
+    assert cache_module.owned_by_us(tmp_path) is True  # no user ids: always ours
 
 
 def test_rows_are_read_before_they_are_written_and_from_the_file_after(tmp_path: Path) -> None:
@@ -516,7 +521,6 @@ def test_rows_are_read_before_they_are_written_and_from_the_file_after(tmp_path:
         f"INSERT OR IGNORE INTO blobs VALUES ('{B}', 'lfs', '{OTHER}', '{DIGEST}')",
         "COMMIT",
     ]
-    assert cache._rows == {}  # stored: read from the file from now on
     cache.flush()  # nothing pending: nothing done
     assert len(statements) == 4
     other = BlobCache(common)
@@ -541,7 +545,6 @@ def test_many_oids_are_asked_in_chunks_and_none_is_missed(tmp_path: Path) -> Non
     cache = BlobCache(common)
     oids = [f"{i:040x}" for i in range(1001)]
     cache.add([(oid, "blob", DIGEST, None) for oid in oids])
-    assert cache._pending == []
     assert BlobCache(common).known([*oids, C]) == set(oids)
 
 
@@ -592,7 +595,7 @@ def test_rows_a_failed_write_leaves_are_still_read_and_written_later(tmp_path: P
     cache.flush()
     assert (cache.location, cache.generation, cache.sha256_of(A)) == (":memory:", 1, DIGEST)
     cache.flush()  # written to memory now: read from there
-    assert (cache._rows, cache.sha256_of(A), cache.known([A])) == ({}, DIGEST, {A})
+    assert (cache.sha256_of(A), cache.known([A])) == (DIGEST, {A})
     assert BlobCache(common).known([A]) == set()  # the file is intact (not damaged): it never got the row
 
 
@@ -630,7 +633,7 @@ def test_a_reachable_set_that_could_not_be_written_to_the_file_is_asked_again(tm
         holder.rollback()
         holder.close()
     assert (cache.generation, cache.reachable_state(), cache.blobs_with(DIGEST)) == (1, None, [])
-    assert (cache.sha256_of(A), cache._pending) == (DIGEST, [(A, "blob", DIGEST, None)])
+    assert cache.sha256_of(A) == DIGEST  # not stored: still read from memory
 
 
 def test_a_reachable_set_that_memory_could_not_take_is_kept_beside_it() -> None:
@@ -703,105 +706,132 @@ def blog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     early.discard()
 
 
-def _started(top: Path) -> list[str]:
-    """What :func:`early.begin` started for ``top``: the questions of the history it opened."""
-    pid, history = early._opened[top]
-    assert pid == os.getpid() and isinstance(history, History)
-    return sorted(question.replace("\0", " ") for question in history._early)
+class _Started:
+    """The git commands started without waiting (``Git.start``), by question, and their processes."""
+
+    def __init__(self) -> None:
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.questions: list[str] = []
+
+    def sorted(self) -> list[str]:
+        return sorted(self.questions)
+
+    def reaped(self) -> list[bool]:
+        """Which processes were waited for (read, or stopped by a history's ``close``); none is polled here."""
+        return [process.returncode is not None for process in self.processes]
 
 
-def test_begin_asks_head_the_refs_and_the_log_of_each_source_gone_or_changed(blog: Path) -> None:
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> _Started:
+    seen = _Started()
+    real = Git.start
+
+    def start(self: Git, *args: str) -> subprocess.Popen[bytes]:
+        process = real(self, *args)
+        names = {"rev-parse": "head", "for-each-ref": "refs", "log": f"log {args[-1]}"}
+        seen.questions.append(names[args[0]])
+        seen.processes.append(process)
+        return process
+
+    monkeypatch.setattr(Git, "start", start)
+    return seen
+
+
+def test_begin_asks_head_the_refs_and_the_log_of_each_source_gone_or_changed(blog: Path, started: _Started) -> None:
     early.begin(["content/m.json"])
-    assert _started(blog) == ["head", "log-no-stash changed.md", "log-no-stash gone.md", "refs"]
-    history = early._opened[blog][1]
+    assert started.sorted() == ["head", "log changed.md", "log gone.md", "refs"]
+    history = early.opened_early[blog][1]
     assert early.take(blog) is history
     assert early.take(blog) is None  # once
-    assert sorted(history._early) == ["log-no-stash\0changed.md", "log-no-stash\0gone.md", "refs"]  # HEAD was read
+    assert isinstance(history, History)
     history.close()
 
 
-def test_begin_asks_only_head_and_the_refs_in_a_clone_that_keeps_the_logs_answers(blog: Path) -> None:
+def test_begin_asks_only_head_and_the_refs_in_a_clone_that_keeps_the_logs_answers(
+    blog: Path, started: _Started
+) -> None:
     (blog / ".git" / "mechlint").mkdir()
     (blog / ".git" / "mechlint" / "blobs.sqlite3").write_bytes(b"")
     early.begin(["content/m.json"])
-    assert _started(blog) == ["head", "refs"]
+    assert started.sorted() == ["head", "refs"]
 
 
-def test_begin_reads_mechanism_files_up_to_ten_mebibytes(blog: Path) -> None:
+def test_begin_reads_mechanism_files_up_to_ten_mebibytes(blog: Path, started: _Started) -> None:
     text = json.dumps({"sources": [{"path": "gone.md", "sha256": _sha("g\n")}]})
     limit = 10 * 1024 * 1024
     write(blog, "content/m.json", text + " " * (limit - len(text)))
     early.begin(["content/m.json"])
-    assert _started(blog) == ["head", "log-no-stash gone.md", "refs"]
+    assert started.sorted() == ["head", "log gone.md", "refs"]
     early.discard()
+    started.questions.clear()
     write(blog, "content/m.json", text + " " * (limit + 1 - len(text)))  # too large: the run says so
     write(blog, "content/n.json", json.dumps({"sources": [{"path": "changed.md", "sha256": _sha("c1\n")}]}))
     early.begin(["content/m.json", "content/n.json"])
-    assert _started(blog) == ["head", "log-no-stash changed.md", "refs"]  # the other file is still read
+    assert started.sorted() == ["head", "log changed.md", "refs"]  # the other file is still read
 
 
-def test_begin_looks_at_eight_files_at_most_all_in_one_repository(blog: Path, tmp_path: Path) -> None:
+def test_begin_looks_at_eight_files_at_most_all_in_one_repository(
+    blog: Path, tmp_path: Path, started: _Started
+) -> None:
     names = [f"content/m{i}.json" for i in range(9)]
     for name in names:
         write(blog, name, "{}")
     early.begin(names)
-    assert blog not in early._opened
     early.begin([])
-    assert blog not in early._opened
     other = init(tmp_path / "other")
     write(other, "m.json", "{}")
     early.begin([names[0], str(other / "m.json")])
-    assert early._opened == {}
     outside = write(tmp_path / "plain", "m.json", "{}")  # in no repository
     early.begin([str(outside)])
-    assert early._opened == {}
     early.begin(["content"])  # a folder: the usual way
-    assert early._opened == {}
+    assert (early.opened_early, started.questions) == ({}, [])
     early.begin(names[:8])
-    assert _started(blog) == ["head", "refs"]
+    assert (list(early.opened_early), started.sorted()) == ([blog], ["head", "refs"])
 
 
 def test_begin_opens_a_repositorys_history_once_and_registers_discard_at_exit_once(
-    blog: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    blog: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, started: _Started
 ) -> None:
     registered: list[object] = []
     monkeypatch.setattr(early, "atexit", SimpleNamespace(register=registered.append))
     early.begin(["content/m.json"])
     assert registered == [early.discard]  # with the first history opened
-    first = early._opened[blog][1]
+    first = early.opened_early[blog][1]
     early.begin(["content/m.json"])
-    assert early._opened[blog][1] is first
+    assert early.opened_early[blog][1] is first
+    assert len(started.questions) == 4  # nothing started twice
     other = init(tmp_path / "other")
     write(other, "m.json", "{}")
     early.begin([str(other / "m.json")])
-    assert (sorted(early._opened), registered) == ([blog, other.resolve()], [early.discard])
+    assert (sorted(early.opened_early), registered) == ([blog, other.resolve()], [early.discard])
 
 
-def test_a_history_another_process_opened_is_neither_taken_nor_closed(blog: Path) -> None:
+def test_a_history_another_process_opened_is_neither_taken_nor_closed(blog: Path, started: _Started) -> None:
     early.begin(["content/m.json"])
-    history = early._opened[blog][1]
-    assert isinstance(history, History)
-    early._opened[blog] = (os.getpid() + 1, history)  # as a forked worker sees its parent's
+    pid, history = early.opened_early[blog]
+    assert (pid, isinstance(history, History)) == (os.getpid(), True)
+    early.opened_early[blog] = (os.getpid() + 1, history)  # as a forked worker sees its parent's
     early.discard()
-    assert (early._opened, len(history._early)) == ({}, 4)  # not closed: it is the parent's
-    early._opened[blog] = (os.getpid() + 1, history)
+    assert (early.opened_early, started.reaped()) == ({}, [False] * 4)  # not closed: it is the parent's
+    early.opened_early[blog] = (os.getpid() + 1, history)
     assert early.take(blog) is None
+    assert isinstance(history, History)
     history.close()
+    assert started.reaped() == [True] * 4
     assert early.take(blog) is None  # nothing opened
 
 
-def test_discard_closes_what_nobody_took_and_an_error_is_raised_by_take(blog: Path) -> None:
+def test_discard_closes_what_nobody_took_and_an_error_is_raised_by_take(blog: Path, started: _Started) -> None:
     early.begin(["content/m.json"])
-    history = early._opened[blog][1]
-    assert isinstance(history, History)
+    assert started.reaped() == [False] * 4
     early.discard()
-    assert (early._opened, history._early) == ({}, {})
+    assert (early.opened_early, started.reaped()) == ({}, [True] * 4)
     os.mkfifo(blog / ".git" / "config.worktree")  # vetting refuses a special file where git reads one
     early.begin(["content/m.json"])
-    error = early._opened[blog][1]
+    error = early.opened_early[blog][1]
     assert isinstance(error, GitError)
     early.discard()  # an error has nothing to close
-    assert early._opened == {}
+    assert early.opened_early == {}
     early.begin(["content/m.json"])
     with pytest.raises(GitError) as raised:
         early.take(blog)

@@ -45,7 +45,7 @@ FEW = 8
 _MAX_MECHANISM = 10 * 1024 * 1024
 
 #: The history opened early for each repository top folder (or the error opening it raised), and by which process.
-_opened: dict[Path, tuple[int, History | GitError]] = {}
+opened_early: dict[Path, tuple[int, History | GitError]] = {}
 
 
 def begin(files: Sequence[str]) -> None:
@@ -69,7 +69,7 @@ def begin(files: Sequence[str]) -> None:
     if len(tops) != 1:
         return
     top = tops.pop()
-    if top in _opened:
+    if top in opened_early:
         return
     from mechlint.provenance.git import open_history
 
@@ -86,9 +86,9 @@ def begin(files: Sequence[str]) -> None:
         opened = error
     except Exception:  # the run opens history itself, and meets the same problem there
         return
-    if not _opened:
+    if not opened_early:
         atexit.register(discard)
-    _opened[top] = (os.getpid(), opened)
+    opened_early[top] = (os.getpid(), opened)
 
 
 def take(toplevel: Path) -> History | None:
@@ -97,7 +97,7 @@ def take(toplevel: Path) -> History | None:
     Raises the :class:`GitError` that opening it raised, or that HEAD's
     command, started early and checked now, raises.
     """
-    pid, opened = _opened.pop(toplevel, (0, None))
+    pid, opened = opened_early.pop(toplevel, (0, None))
     if opened is None or pid != os.getpid():
         return None
     if isinstance(opened, Exception):
@@ -112,8 +112,8 @@ def take(toplevel: Path) -> History | None:
 
 def discard() -> None:
     """Stop what :func:`begin` started and nobody took (at exit, and before worker processes are forked)."""
-    for top in list(_opened):
-        pid, opened = _opened.pop(top)
+    for top in list(opened_early):
+        pid, opened = opened_early.pop(top)
         if pid == os.getpid() and not isinstance(opened, Exception):
             opened.close()
 
