@@ -264,6 +264,16 @@ MODULE_TESTS = {
         "tests/test_mutants_provenance_core.py",
         "tests/test_provenance.py",
     ),
+    # how git is started and stopped: unit tests on a fake clock and on real sleeping processes (not
+    # test_hostile_git.py: a mutant that keeps the watchdog from stopping git makes its FIFO cases wait 120 s each)
+    "mechlint/provenance/invoke.py": ("tests/test_mutants_prov_pinvoke.py", "tests/test_review_findings.py"),
+    "mechlint/provenance/early.py": ("tests/test_mutants_prov_pinvoke.py", "tests/test_provenance_early.py"),
+    "mechlint/provenance/cache.py": (
+        "tests/test_mutants_prov_pinvoke.py",
+        "tests/test_review_findings.py",
+        "tests/test_cache_faults.py",
+        "tests/test_ci_path.py",
+    ),
 }
 
 #: tests never run for a mutant: slow end-to-end ones that drive a browser or an editor

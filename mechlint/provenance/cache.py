@@ -59,7 +59,7 @@ def _check_version(connection: sqlite3.Connection) -> None:
         raise StaleCache("the cache failed SQLite's quick check")
 
 
-def _ours(folder: Path) -> bool:
+def owned_by_us(folder: Path) -> bool:
     """Whether the user running mechlint owns ``folder`` (always, where there are no user ids)."""
     geteuid = getattr(os, "geteuid", None)
     for existing in (folder, *folder.parents):  # a folder not made yet is made by the owner of its parent
@@ -87,7 +87,7 @@ class BlobCache:
     def _candidates(self, common_dir: Path | None) -> list[Path]:
         found = []
         if common_dir is not None:
-            if _ours(common_dir):  # never a file of ours in another user's .git: they could not remove it
+            if owned_by_us(common_dir):  # never a file of ours in another user's .git: they could not remove it
                 found.append(common_dir / "mechlint" / "blobs.sqlite3")
             user = user_cache_folder()
             if user is not None:

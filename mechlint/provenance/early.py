@@ -45,7 +45,7 @@ FEW = 8
 _MAX_MECHANISM = 10 * 1024 * 1024
 
 #: The history opened early for each repository top folder (or the error opening it raised), and by which process.
-_opened: dict[Path, tuple[int, History | GitError]] = {}
+opened_early: dict[Path, tuple[int, History | GitError]] = {}
 
 
 def begin(files: Sequence[str]) -> None:
@@ -69,7 +69,7 @@ def begin(files: Sequence[str]) -> None:
     if len(tops) != 1:
         return
     top = tops.pop()
-    if top in _opened:
+    if top in opened_early:
         return
     from mechlint.provenance.git import open_history
 
@@ -86,9 +86,9 @@ def begin(files: Sequence[str]) -> None:
         opened = error
     except Exception:  # the run opens history itself, and meets the same problem there
         return
-    if not _opened:
+    if not opened_early:
         atexit.register(discard)
-    _opened[top] = (os.getpid(), opened)
+    opened_early[top] = (os.getpid(), opened)
 
 
 def take(toplevel: Path) -> History | None:
@@ -97,7 +97,7 @@ def take(toplevel: Path) -> History | None:
     Raises the :class:`GitError` that opening it raised, or that HEAD's
     command, started early and checked now, raises.
     """
-    pid, opened = _opened.pop(toplevel, (0, None))
+    pid, opened = opened_early.pop(toplevel, (0, None))
     if opened is None or pid != os.getpid():
         return None
     if isinstance(opened, Exception):
@@ -112,8 +112,8 @@ def take(toplevel: Path) -> History | None:
 
 def discard() -> None:
     """Stop what :func:`begin` started and nobody took (at exit, and before worker processes are forked)."""
-    for top in list(_opened):
-        pid, opened = _opened.pop(top)
+    for top in list(opened_early):
+        pid, opened = opened_early.pop(top)
         if pid == os.getpid() and not isinstance(opened, Exception):
             opened.close()
 
@@ -122,7 +122,7 @@ def _gone_or_changed(top: Path, files: list[Path]) -> Iterator[str]:
     """The source paths of ``files`` whose working-tree file is not the pinned one: the run will ask their history."""
     from mechlint.provenance.paths import hash_source, path_problem
     from mechlint.safety.paths import lexical_relative
-    from mechlint.safety.safeio import read_regular
+    from mechlint.safety.safeio import NotReadable, read_regular
 
     seen: set[str] = set()
     for file in files:
@@ -131,8 +131,8 @@ def _gone_or_changed(top: Path, files: list[Path]) -> Iterator[str]:
             if lexical_relative(real, os.fspath(top)) in (None, "."):
                 continue  # the file resolves outside the repository: the run refuses it, and so does this
             data: Any = json.loads(read_regular(Path(real), _MAX_MECHANISM))
-        except (OSError, RuntimeError, ValueError, RecursionError):
-            continue
+        except (NotReadable, OSError, RuntimeError, ValueError, RecursionError):
+            continue  # the run reads it itself and says what is wrong with it; the other files are still asked
         sources = data.get("sources") if isinstance(data, dict) else None
         for source in sources if isinstance(sources, list) else ():
             if not isinstance(source, dict):

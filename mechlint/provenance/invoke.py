@@ -126,7 +126,7 @@ def pinned_options() -> list[str]:
     return options
 
 
-def _cpu_and_state(pid: int) -> tuple[int, str] | None:
+def cpu_and_state(pid: int) -> tuple[int, str] | None:
     """The CPU ticks a process has used and its state letter (Linux ``/proc``); ``None`` when unknown."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as stream:
@@ -158,7 +158,7 @@ class Judge:
         now = time.monotonic()
         if now - self.started > TIME_LIMIT:
             return f"git {self.what} ran for more than {TIME_LIMIT:.0f} s and was stopped"
-        sample = _cpu_and_state(self.process.pid)
+        sample = cpu_and_state(self.process.pid)
         moving = sample is None or sample[1] in ("R", "D") or self.last is None or sample[0] != self.last[0]
         self.last = sample
         if not waiting or moving:
@@ -186,8 +186,9 @@ class Watchdog:
         self._waiting = 0
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-        self._thread.start()
+        #: The thread that asks the judge (a daemon: it never keeps Python from exiting).
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+        self.thread.start()
 
     @contextmanager
     def waiting(self) -> Iterator[None]:
