@@ -266,6 +266,7 @@ MODULE_TESTS = {
     ),
     # how git is started and stopped: unit tests on a fake clock and on real sleeping processes (not
     # test_hostile_git.py: a mutant that keeps the watchdog from stopping git makes its FIFO cases wait 120 s each)
+    "mechlint/provenance/pinned.py": ("tests/test_partial_clone.py", "tests/test_mutants_provenance_core.py"),
     "mechlint/provenance/invoke.py": ("tests/test_mutants_prov_pinvoke.py", "tests/test_review_findings.py"),
     "mechlint/provenance/early.py": ("tests/test_mutants_prov_pinvoke.py", "tests/test_provenance_early.py"),
     "mechlint/provenance/cache.py": (
