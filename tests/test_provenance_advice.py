@@ -135,13 +135,20 @@ def _named_commit(repo: Path, commit_id: str) -> str:
     return f'{commit_id[:12]} ({date}, "{subject}")'
 
 
-def test_a_commit_the_message_has_named_is_the_same_commit_the_second_time(tmp_path: Path) -> None:
-    """Only a branch held the pinned bytes, at this path and at another one, in one commit: the message names
-    the commit once."""
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [("hello\n", "the pinned bytes are at this path only in"), ("other\n", "a file is at this path only in")],
+    ids=["the pinned bytes", "other bytes"],
+)
+def test_a_commit_the_message_has_named_is_the_same_commit_the_second_time(
+    tmp_path: Path, held: str, said: str
+) -> None:
+    """Only a branch had a file at this path (with the pinned bytes, or other ones), and another path held the
+    pinned bytes in that same commit: the message names the commit once."""
     repo = init(tmp_path / "blog")
     commit(repo, "root")
     git(repo, "checkout", "-q", "-b", "side")
-    side = commit(repo, "side: a and b", {"src/a.md": "hello\n", "src/b.md": "hello\n"})
+    side = commit(repo, "side: a and b", {"src/a.md": held, "src/b.md": "hello\n"})
     git(repo, "checkout", "-q", "main")
     mechanism(repo, [{"path": "src/a.md", "sha256": sha("hello\n")}])
     on_side = f'commit {_named_commit(repo, side)}, on branch "side", which HEAD does not contain'
@@ -149,9 +156,9 @@ def test_a_commit_the_message_has_named_is_the_same_commit_the_second_time(tmp_p
         (
             "provenance/missing-source",
             "/sources/0/path",
-            'nothing is at "src/a.md", and nothing ever was in the history of HEAD; the pinned bytes are at this '
-            f"path only in {on_side}; merge that branch first, or fix the path or remove the source; did you mean "
-            '"src/b.md"? it held the pinned bytes in the same commit',
+            f'nothing is at "src/a.md", and nothing ever was in the history of HEAD; {said} {on_side}; merge that '
+            'branch first, or fix the path or remove the source; did you mean "src/b.md"? it held the pinned bytes '
+            "in the same commit",
         )
     ]
 
@@ -172,23 +179,3 @@ def test_another_commit_is_named_in_full(tmp_path: Path) -> None:
         f'did you mean "src/b.md"? it held the pinned bytes in commit {_named_commit(repo, second)}, on branch '
         '"side", which HEAD does not contain'
     )
-
-
-def test_a_file_only_a_branch_had_at_the_path_names_its_commit_once(tmp_path: Path) -> None:
-    """Another file was at this path only on a branch, and another path held the pinned bytes in that commit."""
-    repo = init(tmp_path / "blog")
-    commit(repo, "root")
-    git(repo, "checkout", "-q", "-b", "side")
-    side = commit(repo, "side: a and b", {"src/a.md": "other\n", "src/b.md": "hello\n"})
-    git(repo, "checkout", "-q", "main")
-    mechanism(repo, [{"path": "src/a.md", "sha256": sha("hello\n")}])
-    on_side = f'commit {_named_commit(repo, side)}, on branch "side", which HEAD does not contain'
-    assert run(repo) == [
-        (
-            "provenance/missing-source",
-            "/sources/0/path",
-            'nothing is at "src/a.md", and nothing ever was in the history of HEAD; a file is at this path only in '
-            f"{on_side}; merge that branch first, or fix the path or remove the source; did you mean "
-            '"src/b.md"? it held the pinned bytes in the same commit',
-        )
-    ]
