@@ -217,6 +217,7 @@ MODULE_TESTS = {
     # the git plumbing: the unit-level tests that open a History and ask it (not the CLI's end-to-end files)
     "mechlint/provenance/git.py": (
         "tests/test_mutants_prov_pgit.py",
+        "tests/test_partial_clone.py",
         "tests/test_mutants_provenance_core.py",
         "tests/test_provenance.py",
         "tests/test_provenance_describe.py",
