@@ -36,8 +36,9 @@ def sha(data: bytes | str) -> str:
     return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
 
 
-def bounded(call: Callable[[], T]) -> T:
-    """``call()`` in a thread; fails (instead of hanging the suite) when it does not return in time."""
+def bounded(call: Callable[[], T], hung: Callable[[], None] | None = None) -> T:
+    """``call()`` in a thread; fails (instead of hanging the suite) when it does not return in time, after
+    ``hung()`` (when given) made it return."""
     box: dict[str, Any] = {}
 
     def target() -> None:
@@ -49,7 +50,11 @@ def bounded(call: Callable[[], T]) -> T:
     thread = threading.Thread(target=target, daemon=True)
     thread.start()
     thread.join(BOUND)
-    assert not thread.is_alive(), f"still running after {BOUND} s: it hangs"
+    if thread.is_alive():
+        if hung is not None:
+            hung()  # makes it return, so that no thread outlives the test
+            thread.join(BOUND)
+        raise AssertionError(f"still running after {BOUND} s: it hangs")
     if "error" in box:
         raise box["error"]
     return box["value"]  # type: ignore[no-any-return]

@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
@@ -29,10 +29,7 @@ from mechlint.provenance.nohistory import RepositoryState, Unavailable
 from mechlint.provenance.pinned import FETCH_BOTH, FETCH_HISTORY, FETCH_OBJECTS
 
 from .gitrepo import commit, git, init, shallow_clone, write
-
-T = TypeVar("T")
-#: seconds a read may take before the test calls it hung
-BOUND = 30
+from .test_hostile_git import bounded
 
 
 @pytest.fixture
@@ -89,29 +86,6 @@ def _started(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(Git, "start", spy)
     return started
-
-
-def bounded(call: Callable[[], T], hung: Callable[[], None]) -> T:
-    """``call()`` in a thread; fails (instead of hanging the suite) when it does not return in time, after
-    ``hung()`` made it return."""
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = call()
-        except BaseException as error:  # handed to the test below
-            box["error"] = error
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(BOUND)
-    if thread.is_alive():
-        hung()
-        thread.join(BOUND)
-        raise AssertionError(f"still running after {BOUND} s: it hangs")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]  # type: ignore[no-any-return]
 
 
 def _time(repo: Path, commit_id: str) -> int:
