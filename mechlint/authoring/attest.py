@@ -25,6 +25,7 @@ from typing import Any
 
 from mechlint.document.views import as_object, items
 from mechlint.provenance.paths import git_blob_id
+from mechlint.provenance.repository import Repository
 from mechlint.provenance.resolve import Provenance
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
@@ -166,35 +167,34 @@ def _git_facts(provenance: Provenance, mechanism: Path) -> dict[str, Any]:
     return {"repository": True, "head": state.head, "dirty": history.is_dirty(), "shallow": state.shallow}
 
 
-def _stored_digests(provenance: Provenance, mechanism: Path, raw: bytes) -> tuple[str, str]:
+def _in_repository(repository: Repository, mechanism: Path) -> str | None:
+    """The mechanism file's path from the repository's base folder, or ``None`` when it is not below it."""
+    try:
+        return mechanism.resolve().relative_to(repository.base).as_posix()
+    except (OSError, ValueError):
+        return None
+
+
+def _stored_digests(repository: Repository, name: str | None, raw: bytes) -> tuple[str, str]:
     """The ``sha256`` and ``gitBlob`` of the mechanism file's bytes as git stores them, the one definition a
     source's bytes have: line endings a ``core.autocrlf`` checkout converted are converted back, so a file
     attested on a CRLF checkout verifies on an LF one (and the blob id is one git knows). ``raw`` as it is when
-    the file is not a plain file of the repository."""
+    the file (``name``, from :func:`_in_repository`) is not a plain file of the repository."""
     from mechlint.provenance.paths import path_problem
 
-    repository = provenance.repository(mechanism)
-    form = repository.object_format()
-    try:
-        name = mechanism.resolve().relative_to(repository.base).as_posix()
-    except (OSError, ValueError):
-        name = ""
     if name and b"\r\n" in raw and path_problem(name) is None:
         state = repository.file_state(name, blob_id=True)
         if state.kind == "file" and state.git_blob:
             return state.sha256, state.git_blob
-    return hashlib.sha256(raw).hexdigest(), git_blob_id(raw, form)
+    return hashlib.sha256(raw).hexdigest(), git_blob_id(raw, repository.object_format())
 
 
 def statement(mechanism: Path, raw: bytes, data: Any, provenance: Provenance, version: str) -> dict[str, Any]:
     """The in-toto statement for one mechanism file; raises :class:`AttestError` for a source it cannot find."""
     repository = provenance.repository(mechanism)
-    try:
-        name = mechanism.resolve().relative_to(repository.base).as_posix()
-    except ValueError:
-        name = mechanism.name
-    sha256, blob = _stored_digests(provenance, mechanism, raw)
-    subjects = [{"name": name, "digest": {"sha256": sha256, "gitBlob": blob}}]
+    inside = _in_repository(repository, mechanism)
+    sha256, blob = _stored_digests(repository, inside, raw)
+    subjects = [{"name": inside or mechanism.name, "digest": {"sha256": sha256, "gitBlob": blob}}]
     found = []
     for _, source, pointer in items((as_object(data) or {}).get("sources"), "/sources"):
         if not isinstance(source, dict) or not isinstance(source.get("path"), str):
@@ -302,7 +302,8 @@ def verify(mechanism: Path, envelope_path: Path, public_key_path: Path, provenan
 
     raw = _read(mechanism, DEFAULT_MAX_FILE_SIZE, "the mechanism file")
     first = subjects[0].get("digest")
-    now = {hashlib.sha256(raw).hexdigest(), _stored_digests(provenance, mechanism, raw)[0]}
+    repository = provenance.repository(mechanism)
+    now = {hashlib.sha256(raw).hexdigest(), _stored_digests(repository, _in_repository(repository, mechanism), raw)[0]}
     if not isinstance(first, dict) or first.get("sha256") not in now:
         raise AttestError(f"{mechanism} changed since it was attested (its sha256 differs)")
     checked = [str(subjects[0].get("name"))]
