@@ -186,7 +186,7 @@ class Provenance:
             what = (
                 f"{shown} is outside the sparse checkout, and neither its bytes in HEAD nor the pinned ones are in "
                 "this clone"
-                if state.sparse  # absent, and a partial clone left its bytes in HEAD out too
+                if source.left_out
                 else f"nothing is at {shown}, and the pinned bytes are not in the history this clone has"
             )
             return Located("refused", detail=f"{what}: {unavailable.why}; {unavailable.fix}")

@@ -1,17 +1,22 @@
 """What is known about one source: the facts the ``provenance/`` rules decide on.
 
 A :class:`Source` is a path and its pinned sha256 in one repository. Each
-fact is computed when a rule (or ``pin``, ``attest``, ``verify``) first asks, and kept: the
-path's problem or working-tree state, whether the working tree holds the pinned bytes,
-:attr:`Source.pinned` (where the pinned bytes are: the working tree, a commit of history at
-this path or a name it had before a rename, a frozen copy's original path, nowhere, or
-unknowable and why), the frozen copy's :attr:`~Source.claim`, and, for messages, the path's
+fact is computed when a rule (or ``pin``, ``attest``, ``verify``) first asks,
+and kept: the path's problem or working-tree state, whether the working tree
+holds the pinned bytes, :attr:`Source.pinned` (where the pinned bytes are:
+the working tree, a commit of history at this path or a name it had before a
+rename, a frozen copy's original path, nowhere, or unknowable and why), the
+frozen copy's :attr:`~Source.claim`, and, for messages, the path's
 revisions, the other paths that hold the bytes, the closest existing name.
 
 :meth:`Source.search` is the one way history is searched for the pinned
 bytes; the classification (through :attr:`~Source.pinned`) and
 ``Provenance.locate`` both use it. Nothing here decides a finding: each rule
 module in ``mechlint/rules/provenance/`` does that from these facts.
+
+Long: the facts share what they cache (a path's lineage, the revisions that
+hold the pinned bytes), which the rules read in any order; split, each part
+would need the others' caches.
 """
 
 from __future__ import annotations
@@ -91,6 +96,12 @@ class Source:
     def absent(self) -> bool:
         """Whether nothing is at the path."""
         return self.state is not None and self.state.kind == "absent"
+
+    @property
+    def left_out(self) -> bool:
+        """Whether a sparse checkout leaves the path out and a partial clone left its bytes in HEAD out too: its
+        bytes are unknown, and it is not gone."""
+        return self.absent and self.state is not None and self.state.sparse
 
     @property
     def pinned_well(self) -> bool:

@@ -72,7 +72,7 @@ def drift_of(source: Source) -> Drift | None:
         return None
     if source.present:
         return _with_pinned(source, _current(source, source.path, MODIFIED))
-    if _left_out(source):
+    if source.left_out:
         return None  # neither checked out nor fetched: there are no bytes to compare
     if not source.absent or not source.in_history:
         return None  # never at this path in history: a wrong path (provenance/missing-source), nothing to review
@@ -94,7 +94,7 @@ def not_compared(source: Source) -> str:
         return "it has no sha256 (provenance/unpinned-source)"
     if not source.pinned_well:
         return "its sha256 is not 64 hexadecimal digits (schema/violation)"
-    if _left_out(source):
+    if source.left_out:
         return "it is outside the sparse checkout, and its bytes are not in the clone (provenance/history-unavailable)"
     if not source.absent or source.in_history:
         return ""
@@ -102,12 +102,6 @@ def not_compared(source: Source) -> str:
     if source.original is not None and pinned is not None and pinned.kind == HISTORY:
         return ""  # a frozen copy whose file is gone: history keeps its bytes, as intended
     return "nothing is at its path, and nothing ever was in HEAD's history (provenance/missing-source)"
-
-
-def _left_out(source: Source) -> bool:
-    """Whether the source is outside the sparse checkout and a partial clone left out its bytes in HEAD too."""
-    state = source.state
-    return source.absent and state is not None and state.sparse
 
 
 def _current(source: Source, path: str, status: str) -> Drift:

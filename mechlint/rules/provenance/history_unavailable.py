@@ -184,7 +184,7 @@ def _unknowns(source: Source) -> Iterator[_Unknown]:
         missing = "the pinned bytes are not in the history this clone has"
         if source.present:
             yield _unavailable(source, f"the pinned bytes of {shown} are not in the history this clone has", CHANGED)
-        elif source.state is not None and source.state.sparse:  # in HEAD, but neither checked out nor fetched
+        elif source.left_out:  # in HEAD, but neither checked out nor fetched
             left_out = "is outside the sparse checkout, and neither its bytes in HEAD nor the pinned ones are in"
             left_out += " this clone"
             yield _unavailable(source, f"{shown} {left_out}", CHANGED)
